@@ -1,0 +1,260 @@
+#include "analysis/FunctionDAG.h"
+#include "common/Errors.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+std::vector<std::string> StageNode::pure_vars() const {
+    std::vector<std::string> v;
+    for (const auto &l : loops) {
+        if (!l.is_rvar) v.push_back(l.name);
+    }
+    return v;
+}
+
+std::vector<std::string> StageNode::rvars() const {
+    std::vector<std::string> v;
+    for (const auto &l : loops) {
+        if (l.is_rvar) v.push_back(l.name);
+    }
+    return v;
+}
+
+namespace {
+
+// Every call made by an Expr/Definition: Func calls (by name, with their arguments) and
+// whether an input buffer is read directly.
+class CallCollector : public IRVisitor {
+public:
+    std::vector<const Call *> func_calls;
+    bool reads_image = false;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide) {
+            func_calls.push_back(op);
+        } else if (op->call_type == Call::Image) {
+            reads_image = true;
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+CallCollector calls_of(const Function &f) {
+    CallCollector c;
+    if (f.has_pure_definition()) {
+        f.definition().accept(&c);
+        for (const Definition &u : f.updates()) {
+            u.accept(&c);
+        }
+    }
+    return c;
+}
+
+CallCollector calls_in(const Expr &e) {
+    CallCollector c;
+    e.accept(&c);
+    return c;
+}
+
+}  // namespace
+
+std::optional<int64_t> constant_value(const Expr &e) {
+    Expr s = simplify(cast<int64_t>(e));  // keep the Expr alive while reading its value
+    const int64_t *v = as_const_int(s);
+    return v ? std::optional<int64_t>(*v) : std::nullopt;
+}
+
+namespace {
+
+bool is_var_named(const Expr &e, const std::string &name) {
+    const Variable *v = e.as<Variable>();
+    return v && v->name == name;
+}
+
+// The loops of one stage, innermost first, as Halide's schedule lists them.
+StageNode make_stage(const Definition &def, int index) {
+    StageNode s;
+    s.index = index;
+    std::map<std::string, ReductionVariable> rv;
+    for (const ReductionVariable &r : def.schedule().rvars()) {
+        rv[r.var] = r;
+    }
+    for (const Dim &d : def.schedule().dims()) {
+        if (d.var == Var::outermost().name()) continue;
+        LoopVar l;
+        l.name = d.var;
+        auto it = rv.find(d.var);
+        if (it != rv.end()) {
+            l.is_rvar = true;
+            l.min = it->second.min;
+            l.extent = it->second.extent;
+        }
+        s.loops.push_back(l);
+    }
+    return s;
+}
+
+// If every call to `producer` in `consumer` uses the consumer's pure arguments, the mapping
+// consumer-dim -> producer-arg; empty otherwise.
+std::vector<int> pointwise_mapping(const Function &consumer, const std::string &producer) {
+    const auto &cargs = consumer.args();
+    std::vector<int> mapping;
+    bool first = true;
+    for (const Call *c : calls_of(consumer).func_calls) {
+        if (c->name != producer) continue;
+        if (c->args.size() != cargs.size()) return {};
+        std::vector<int> m(cargs.size(), -1);
+        for (size_t a = 0; a < c->args.size(); a++) {
+            const Variable *v = c->args[a].as<Variable>();
+            if (!v) return {};
+            auto it = std::find(cargs.begin(), cargs.end(), v->name);
+            if (it == cargs.end()) return {};
+            int d = (int)(it - cargs.begin());
+            if (m[d] != -1) return {};
+            m[d] = (int)a;
+        }
+        if (!first && m != mapping) return {};
+        mapping = m;
+        first = false;
+    }
+    return mapping;
+}
+
+}  // namespace
+
+FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
+    std::map<std::string, Function> env;
+    for (const Function &f : outputs) {
+        auto more = find_transitive_calls(f);
+        env.insert(more.begin(), more.end());
+        env.emplace(f.name(), f);
+    }
+    // Pipeline::get_func(i) indexes this very order.
+    std::vector<std::string> order = topological_order(outputs, env);
+    for (size_t i = 0; i < order.size(); i++) {
+        FuncNode n;
+        n.func = env.at(order[i]);
+        n.name = order[i];
+        n.pipeline_index = (int)i;
+        n.is_extern = n.func.has_extern_definition();
+        for (const Function &o : outputs) {
+            n.is_output |= o.name() == n.name;
+        }
+        if (n.func.has_pure_definition()) {
+            n.stages.push_back(make_stage(n.func.definition(), 0));
+            for (size_t u = 0; u < n.func.updates().size(); u++) {
+                n.stages.push_back(make_stage(n.func.updates()[u], (int)u + 1));
+            }
+        }
+        index_[n.name] = (int)nodes_.size();
+        nodes_.push_back(n);
+    }
+    for (FuncNode &n : nodes_) {
+        if (n.is_extern) {
+            for (const ExternFuncArgument &a : n.func.extern_arguments()) {
+                if (a.is_func() && index_.count(Function(a.func).name())) {
+                    n.producers.insert(Function(a.func).name());
+                }
+            }
+        } else {
+            CallCollector c = calls_of(n.func);
+            for (const Call *call : c.func_calls) {
+                if (call->name != n.name && index_.count(call->name)) n.producers.insert(call->name);
+            }
+            n.is_input_wrapper = !n.has_updates() && c.func_calls.empty();
+        }
+    }
+    for (FuncNode &n : nodes_) {
+        for (const std::string &p : n.producers) {
+            nodes_[index_.at(p)].consumers.insert(n.name);
+        }
+    }
+    for (FuncNode &n : nodes_) {
+        n.pointwise_consumed = !n.consumers.empty();
+        for (const std::string &c : n.consumers) {
+            const FuncNode &cn = nodes_[index_.at(c)];
+            n.pointwise_consumed &= !cn.is_extern && !pointwise_mapping(cn.func, n.name).empty() &&
+                                    cn.dims() == n.dims();
+        }
+    }
+    classify_matmuls();
+}
+
+const FuncNode &FunctionDAG::node(const std::string &name) const {
+    auto it = index_.find(name);
+    internal_assert(it != index_.end()) << "Diet: no Func named " << name << " in the pipeline\n";
+    return nodes_[it->second];
+}
+
+void FunctionDAG::classify_matmuls() {
+    for (const FuncNode &r : nodes_) {
+        if (r.is_extern || r.stages.size() != 2 || r.dims() < 2 || r.func.outputs() != 1) continue;
+        const Definition &upd = r.func.updates()[0];
+        if (upd.schedule().rvars().empty()) continue;
+        // acc(v...) += e, with e reading at least two producers: a contraction.
+        const Add *add = upd.values()[0].as<Add>();
+        if (!add) continue;
+        auto is_self_at_pure = [&](const Expr &e) {
+            const Call *c = e.as<Call>();
+            if (!c || c->name != r.name || c->args.size() != r.func.args().size()) return false;
+            for (size_t i = 0; i < c->args.size(); i++) {
+                if (!is_var_named(c->args[i], r.func.args()[i])) return false;
+            }
+            return true;
+        };
+        Expr contribution = is_self_at_pure(add->a) ? add->b : is_self_at_pure(add->b) ? add->a : Expr();
+        if (!contribution.defined()) continue;
+        CallCollector operands = calls_in(contribution);
+        if (operands.func_calls.size() < 2) continue;
+
+        auto reject = [&](const std::string &why) { unmatched_[r.name] = why; };
+        bool pure_lhs = true;
+        for (size_t i = 0; i < upd.args().size(); i++) {
+            pure_lhs &= is_var_named(upd.args()[i], r.func.args()[i]);
+        }
+        if (!pure_lhs) { reject("its update does not write at its pure coordinates"); continue; }
+        if (r.is_output) { reject("the reduction is itself an output, so it cannot be computed per tile"); continue; }
+        if (r.consumers.size() != 1) { reject("it has more than one consumer"); continue; }
+        const FuncNode &host = node(*r.consumers.begin());
+        if (!host.is_output || host.has_updates() || host.is_extern || host.dims() != r.dims()) {
+            reject("its consumer " + host.name + " is not a pure output of the same dimensionality");
+            continue;
+        }
+        std::vector<int> mapping = pointwise_mapping(host.func, r.name);
+        if (mapping.empty()) { reject("its consumer " + host.name + " does not read it pointwise"); continue; }
+
+        MatmulPattern p;
+        p.acc = r.name;
+        p.host = host.name;
+        p.acc_arg_of_host_dim = mapping;
+        p.type = r.func.output_types()[0];
+        for (const LoopVar &l : r.stages[1].loops) {
+            if (l.is_rvar) p.reduction.push_back(l);
+        }
+        if (p.reduction.size() == 1) {
+            p.reduction_extent = constant_value(p.reduction[0].extent);
+        }
+        const std::string vector_var = r.func.args()[mapping[0]];
+        for (const Call *c : operands.func_calls) {
+            ContractionOperand o;
+            o.func = c->name;
+            o.dims = (int)c->args.size();
+            for (size_t a = 0; a < c->args.size(); a++) {
+                if (expr_uses_var(c->args[a], vector_var)) {
+                    o.vector_arg = (int)a;
+                    break;
+                }
+            }
+            bool seen = false;
+            for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
+            if (!seen) p.operands.push_back(o);
+        }
+        matmuls_.push_back(p);
+    }
+}
+
+}  // namespace diet

@@ -1,0 +1,86 @@
+// The pipeline as Diet sees it: one node per Func with its stages, loop variables and
+// producer/consumer edges, plus the patterns the micro-kernel space is built for.
+// Pure analysis: nothing here changes a schedule.
+#pragma once
+
+#include "Halide.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+// The value of an Expr that simplifies to an integer constant.
+std::optional<int64_t> constant_value(const Halide::Expr &e);
+
+struct LoopVar {
+    std::string name;
+    Halide::Expr min, extent;  // defined for reduction variables only
+    bool is_rvar = false;
+};
+
+struct StageNode {
+    int index = 0;                // 0: the pure definition; k: update k-1
+    std::vector<LoopVar> loops;   // Halide's loop order, innermost first (no __outermost)
+    std::vector<std::string> pure_vars() const;
+    std::vector<std::string> rvars() const;
+};
+
+// A producer read inside a matmul-like reduction.
+struct ContractionOperand {
+    std::string func;     // the Func called (an input's wrapper such as "x_im", or any Func)
+    int dims = 0;
+    int vector_arg = -1;  // argument index that moves with the output's innermost dimension, -1: none
+    bool strided_along_vector() const { return vector_arg > 0; }
+};
+
+// acc(v...) = init; acc(v...) += f(...) * g(...) over an RDom, read at the same coordinates by a pure
+// output `host`. The micro-kernel tiles `host` and computes `acc` per tile.
+struct MatmulPattern {
+    std::string acc, host;
+    // For each dimension d of the host (0 = innermost storage), the acc argument it reads.
+    std::vector<int> acc_arg_of_host_dim;
+    std::vector<LoopVar> reduction;            // the RDom variables, innermost first
+    std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
+    std::vector<ContractionOperand> operands;
+    Halide::Type type;
+};
+
+struct FuncNode {
+    Halide::Internal::Function func;
+    std::string name;
+    int pipeline_index = -1;   // the index Pipeline::get_func takes
+    bool is_output = false;
+    bool is_extern = false;
+    bool is_input_wrapper = false;  // reads only input buffers and scalars (e.g. "x_im", boundary conditions)
+    bool pointwise_consumed = false;  // every consumer reads it at its own pure coordinates
+    std::vector<StageNode> stages;
+    std::set<std::string> producers, consumers;
+    int dims() const { return (int)func.args().size(); }
+    bool has_updates() const { return stages.size() > 1; }
+};
+
+class FunctionDAG {
+public:
+    explicit FunctionDAG(const std::vector<Halide::Internal::Function> &outputs);
+
+    const std::vector<FuncNode> &nodes() const { return nodes_; }  // producers before consumers
+    const FuncNode &node(const std::string &name) const;
+    bool has(const std::string &name) const { return index_.count(name) > 0; }
+    const std::vector<MatmulPattern> &matmuls() const { return matmuls_; }
+    // Matmul-like reductions that do not fit MatmulPattern, with the reason (for a warning).
+    const std::map<std::string, std::string> &unmatched_reductions() const { return unmatched_; }
+
+private:
+    std::vector<FuncNode> nodes_;
+    std::map<std::string, int> index_;
+    std::vector<MatmulPattern> matmuls_;
+    std::map<std::string, std::string> unmatched_;
+
+    void classify_matmuls();
+};
+
+}  // namespace diet

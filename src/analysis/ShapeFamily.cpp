@@ -1,0 +1,294 @@
+#include "analysis/ShapeFamily.h"
+#include "analysis/FunctionDAG.h"
+#include "common/Errors.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Every Parameter a pipeline refers to: scalars (as Variables), buffers (as calls and as
+// the <name>.extent.0 style Variables), and the outputs' own buffers.
+class ParamCollector : public IRVisitor {
+public:
+    std::map<std::string, Parameter> params;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        if (op->param.defined()) params[op->param.name()] = op->param;
+    }
+    void visit(const Call *op) override {
+        if (op->param.defined()) params[op->param.name()] = op->param;
+        IRVisitor::visit(op);
+    }
+};
+
+std::map<std::string, Parameter> all_params(const std::vector<Function> &outputs) {
+    ParamCollector c;
+    for (auto &kv : build_environment(outputs)) {
+        kv.second.accept(&c);
+    }
+    for (const Function &f : outputs) {
+        for (const Parameter &p : f.output_buffers()) c.params[p.name()] = p;
+    }
+    return c.params;
+}
+
+// Free variables of an estimate, each of which must be a scalar parameter.
+class FreeVars : public IRVisitor {
+public:
+    std::map<std::string, Parameter> params;
+    std::set<std::string> non_params;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        if (op->param.defined() && !op->param.is_buffer()) {
+            params[op->name] = op->param;
+        } else {
+            non_params.insert(op->name);
+        }
+    }
+};
+
+std::vector<int64_t> values_of_param(const Parameter &p, const std::string &used_in) {
+    Expr lo = p.min_value(), hi = p.max_value();
+    user_assert(lo.defined() && hi.defined())
+        << "Diet: " << used_in << " uses the scalar parameter " << p.name()
+        << ", which has no range. Give it one (Param::set_range(lo, hi), or Input<int> " << p.name()
+        << "{\"" << p.name() << "\", default, lo, hi}) or set HL_DIET_SHAPES=\"" << p.name() << "=lo:hi\".\n";
+    std::optional<int64_t> l = constant_value(lo), h = constant_value(hi);
+    user_assert(l && h) << "Diet: the range of " << p.name() << " is not constant.\n";
+    user_assert(*l <= *h) << "Diet: the range of " << p.name() << " [" << *l << ", " << *h << "] is empty.\n";
+    user_assert(*h - *l < 10000000) << "Diet: the range of " << p.name() << " [" << *l << ", " << *h
+                                    << "] is too large to tune; narrow it or set HL_DIET_SHAPES.\n";
+    std::vector<int64_t> v;
+    for (int64_t x = *l; x <= *h; x++) v.push_back(x);
+    return v;
+}
+
+}  // namespace
+
+uint64_t ShapeFamily::size() const {
+    uint64_t n = 1;
+    for (const auto &v : vars) n *= v.values.size();
+    return n;
+}
+
+Shape ShapeFamily::representative() const {
+    Shape s;
+    for (const auto &v : vars) s[v.name] = v.representative;
+    return s;
+}
+
+namespace {
+// Replaces shape variables by constants of the variable's own type.
+class BindShape : public IRMutator {
+public:
+    explicit BindShape(const Shape &s) : shape(s) {}
+    const Shape &shape;
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        auto it = shape.find(op->name);
+        return it == shape.end() ? op : make_const(op->type, it->second);
+    }
+};
+}  // namespace
+
+int64_t ShapeFamily::evaluate(const Expr &e, const Shape &s) {
+    std::optional<int64_t> c = constant_value(BindShape(s).mutate(e));
+    internal_assert(c) << "Diet: " << e << " is not constant at " << to_string(s) << "\n";
+    return *c;
+}
+
+std::string ShapeFamily::to_string(const Shape &s) {
+    std::ostringstream o;
+    bool first = true;
+    for (const auto &[name, value] : s) {
+        o << (first ? "" : ",") << name << "=" << value;
+        first = false;
+    }
+    return first ? std::string("(fixed shape)") : o.str();
+}
+
+std::pair<int64_t, int64_t> ShapeFamily::range_of(const Expr &e, const std::vector<Shape> &shapes) const {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const Shape &s : shapes) {
+        int64_t v = evaluate(e, s);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    return {lo, hi};
+}
+
+std::vector<Shape> ShapeFamily::training_shapes(int count, uint64_t seed) const {
+    std::vector<Shape> out;
+    if (vars.empty()) return {Shape{}};
+    if (size() <= (uint64_t)count) {
+        // The whole family: enumerate the cartesian product.
+        out.push_back({});
+        for (const auto &v : vars) {
+            std::vector<Shape> next;
+            for (const Shape &s : out) {
+                for (int64_t x : v.values) {
+                    Shape t = s;
+                    t[v.name] = x;
+                    next.push_back(t);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+    auto spread = [](const ShapeVar &v, int i, int n) {
+        size_t idx = n <= 1 ? v.values.size() - 1 : (size_t)((double)i * (v.values.size() - 1) / (n - 1) + 0.5);
+        return v.values[idx];
+    };
+    if (vars.size() == 1) {
+        // Evenly spaced over the values, both ends included.
+        for (int i = 0; i < count; i++) {
+            Shape s{{vars[0].name, spread(vars[0], i, count)}};
+            if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+        }
+        return out;
+    }
+    // Several variables: the all-smallest and all-largest corners, then a stratified random
+    // design (each variable's values cut into `count` strata, shuffled per variable).
+    std::mt19937_64 rng(seed);
+    Shape lo, hi;
+    for (const auto &v : vars) {
+        lo[v.name] = v.values.front();
+        hi[v.name] = v.values.back();
+    }
+    out.push_back(lo);
+    if (count > 1) out.push_back(hi);
+    std::map<std::string, std::vector<int>> strata;
+    for (const auto &v : vars) {
+        std::vector<int> idx(count);
+        for (int i = 0; i < count; i++) idx[i] = i;
+        std::shuffle(idx.begin(), idx.end(), rng);
+        strata[v.name] = idx;
+    }
+    for (int i = 0; (int)out.size() < count && i < count; i++) {
+        Shape s;
+        for (const auto &v : vars) s[v.name] = spread(v, strata[v.name][i], count);
+        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+    return out;
+}
+
+ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Options &opts) {
+    ShapeFamily fam;
+    std::map<std::string, Parameter> used;  // scalar params appearing in estimates
+    auto collect = [&](const Expr &e, const std::string &where) {
+        FreeVars fv;
+        e.accept(&fv);
+        user_assert(fv.non_params.empty())
+            << "Diet: " << where << " is " << e << ", which refers to " << *fv.non_params.begin()
+            << "; estimates may only use constants and scalar parameters.\n";
+        for (auto &kv : fv.params) {
+            user_assert(kv.second.type().is_int() || kv.second.type().is_uint())
+                << "Diet: " << where << " uses the parameter " << kv.first << " of type " << kv.second.type()
+                << "; shape parameters must be integers.\n";
+            used.emplace(kv.first, kv.second);
+        }
+    };
+
+    for (const Function &f : outputs) {
+        OutputEstimate oe;
+        oe.func = f.name();
+        for (const std::string &arg : f.args()) {
+            const Bound *found = nullptr;
+            for (const Bound &b : f.schedule().estimates()) {
+                if (b.var == arg) found = &b;  // the last one wins, as in Halide's own schedulers
+            }
+            user_assert(found && found->min.defined() && found->extent.defined())
+                << "Diet: output Func " << f.name() << " has no estimate for dimension " << arg
+                << ". Add estimates in the generator, e.g. " << f.name() << ".set_estimates({{0, 1024}, {0, 16 * T}})"
+                << " (or " << f.name() << ".set_estimate(" << arg << ", min, extent)).\n";
+            collect(found->min, "the estimate min of " + f.name() + "." + arg);
+            collect(found->extent, "the estimate extent of " + f.name() + "." + arg);
+            oe.vars.push_back(arg);
+            oe.min.push_back(found->min);
+            oe.extent.push_back(found->extent);
+        }
+        fam.outputs.push_back(oe);
+    }
+    for (auto &kv : all_params(outputs)) {
+        const Parameter &p = kv.second;
+        if (!p.is_buffer()) continue;
+        for (int d = 0; d < p.dimensions(); d++) {
+            std::string where = "the estimate of buffer " + p.name() + " dimension " + std::to_string(d);
+            if (p.min_constraint_estimate(d).defined()) collect(p.min_constraint_estimate(d), where + " (min)");
+            if (p.extent_constraint_estimate(d).defined()) collect(p.extent_constraint_estimate(d), where);
+        }
+    }
+
+    std::map<std::string, const ShapeVarSpec *> overrides;
+    for (const ShapeVarSpec &s : opts.shapes) {
+        if (!used.count(s.name)) {
+            std::ostringstream names;
+            for (auto &kv : used) names << " " << kv.first;
+            user_error << "Diet: HL_DIET_SHAPES names " << s.name
+                       << ", but no estimate of the pipeline uses a parameter of that name (estimates use:"
+                       << (used.empty() ? std::string(" none") : names.str()) << ").\n";
+        }
+        overrides[s.name] = &s;
+    }
+    for (auto &[name, p] : used) {
+        ShapeVar v;
+        v.name = name;
+        v.values = overrides.count(name) ? overrides[name]->values
+                                         : values_of_param(p, "an estimate of the pipeline");
+        v.representative = v.values.back();
+        if (p.estimate().defined()) {
+            if (std::optional<int64_t> e = constant_value(p.estimate())) {
+                if (std::binary_search(v.values.begin(), v.values.end(), *e)) v.representative = *e;
+            }
+        }
+        fam.vars.push_back(v);
+    }
+
+    // Every output extent must be positive everywhere in the family (checked at both ends and
+    // a spread of shapes: estimates are affine in practice).
+    std::vector<Shape> probe = fam.training_shapes(16, 0);
+    for (const OutputEstimate &oe : fam.outputs) {
+        for (size_t d = 0; d < oe.vars.size(); d++) {
+            for (const Shape &s : probe) {
+                int64_t e = ShapeFamily::evaluate(oe.extent[d], s);
+                user_assert(e >= 1 && e <= (int64_t(1) << 31) - 1)
+                    << "Diet: the estimated extent of " << oe.func << "." << oe.vars[d] << " is " << e << " at "
+                    << ShapeFamily::to_string(s) << " (estimate " << oe.extent[d]
+                    << "); extents must lie in [1, 2^31).\n";
+            }
+        }
+    }
+    return fam;
+}
+
+void concretize_estimates(const std::vector<Function> &outputs, const Shape &shape) {
+    auto fix = [&](const Expr &e) -> Expr {
+        if (!e.defined()) return e;
+        return make_const(e.type(), ShapeFamily::evaluate(e, shape));
+    };
+    for (Function f : outputs) {
+        for (Bound &b : f.schedule().estimates()) {
+            b.min = fix(b.min);
+            b.extent = fix(b.extent);
+        }
+    }
+    for (auto &kv : all_params(outputs)) {
+        Parameter p = kv.second;
+        if (!p.is_buffer()) continue;
+        for (int d = 0; d < p.dimensions(); d++) {
+            p.set_min_constraint_estimate(d, fix(p.min_constraint_estimate(d)));
+            p.set_extent_constraint_estimate(d, fix(p.extent_constraint_estimate(d)));
+        }
+    }
+}
+
+}  // namespace diet

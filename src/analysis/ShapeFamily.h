@@ -1,0 +1,53 @@
+// The family of shapes a pipeline is tuned for: the scalar parameters its estimates are written in
+// (`16*T`), each with the integer values it may take, from Param ranges or HL_DIET_SHAPES.
+#pragma once
+
+#include "Halide.h"
+#include "options/Options.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+using Shape = std::map<std::string, int64_t>;  // shape variable -> value
+
+struct ShapeVar {
+    std::string name;
+    std::vector<int64_t> values;  // sorted, distinct
+    int64_t representative = 0;   // the Param's estimate if it lies in the range, else the largest value
+};
+
+// Estimated extent of each dimension of an output, as written by the user (maybe symbolic).
+struct OutputEstimate {
+    std::string func;
+    std::vector<std::string> vars;
+    std::vector<Halide::Expr> min, extent;
+};
+
+class ShapeFamily {
+public:
+    std::vector<ShapeVar> vars;
+    std::vector<OutputEstimate> outputs;
+
+    uint64_t size() const;
+    Shape representative() const;
+    // `count` shapes spread over the family, both ends of every variable included when
+    // count allows; deterministic for a given seed. All shapes when the family is small.
+    std::vector<Shape> training_shapes(int count, uint64_t seed) const;
+    // Smallest and largest value an Expr (in terms of shape variables) takes over `shapes`.
+    std::pair<int64_t, int64_t> range_of(const Halide::Expr &e, const std::vector<Shape> &shapes) const;
+    static int64_t evaluate(const Halide::Expr &e, const Shape &s);
+    static std::string to_string(const Shape &s);
+};
+
+// Reads the family and validates every estimate; user_error on anything malformed.
+ShapeFamily read_shape_family(const std::vector<Halide::Internal::Function> &outputs, const Options &opts);
+
+// Halide 14's AOT codegen embeds estimates in metadata and needs constants: rewrite every
+// estimate (output Funcs and buffer parameters) at `shape`.
+void concretize_estimates(const std::vector<Halide::Internal::Function> &outputs, const Shape &shape);
+
+}  // namespace diet

@@ -1,0 +1,40 @@
+// Diet's options: one name per option, read from HL_DIET_<KEY> environment variables under
+// Halide 14 (whose plugin API has no option channel) and from `autoscheduler.<key>` parameters
+// under Halide 15+ (same keys, lower case). Unknown keys and malformed values are user errors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+// One shape variable's values as the user wrote them in HL_DIET_SHAPES:
+//   T=1:128      every integer from 1 to 128
+//   T=16:2048:16 from 16 to 2048 in steps of 16
+//   T=1,8,64     exactly these values
+struct ShapeVarSpec {
+    std::string name;
+    std::vector<int64_t> values;  // sorted, distinct, non-empty
+};
+
+struct Options {
+    std::vector<ShapeVarSpec> shapes;  // "shapes": defines or overrides shape-variable ranges
+    int samples = 8;                   // "samples": training shapes drawn from the family
+    uint64_t seed = 0;                 // "seed": makes every random choice reproducible
+    bool debug = false;                // "debug": print the applied schedule source to stderr
+
+    // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
+    static Options from_map(const std::map<std::string, std::string> &kv);
+    // Collects every HL_DIET_* variable of the process environment.
+    static std::map<std::string, std::string> environment_map();
+};
+
+// The keys Diet knows, for messages.
+const std::vector<std::string> &known_option_keys();
+
+// Exposed for tests: parses one HL_DIET_SHAPES string.
+std::vector<ShapeVarSpec> parse_shape_specs(const std::string &text);
+
+}  // namespace diet

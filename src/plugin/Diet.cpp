@@ -1,0 +1,115 @@
+#include "plugin/Diet.h"
+#include "common/Errors.h"
+
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "emit/ScheduleSource.h"
+#include "schedule/ApplySchedule.h"
+#include "schedule/ScheduleWriter.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
+
+#include <iostream>
+#include <thread>
+#include <type_traits>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+DietResult autoschedule(const Pipeline &pipeline, const Target &target, int parallelism,
+                        int64_t last_level_cache_bytes, const Options &opts) {
+    check_supported_target(target);
+    std::vector<Function> outputs;
+    for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
+    user_assert(!outputs.empty()) << "Diet: the pipeline has no outputs.\n";
+
+    ShapeFamily family = read_shape_family(outputs, opts);
+    std::vector<Shape> training = family.training_shapes(opts.samples, opts.seed);
+    FunctionDAG dag(outputs);
+
+    const CpuLimits cpu = CpuLimits::for_target(target, parallelism, last_level_cache_bytes);
+    const GpuLimits gpu = GpuLimits::for_target(target);
+    const bool on_gpu = target.has_gpu_feature();
+    std::cerr << "[diet] target " << target.to_string() << ", " << (on_gpu ? describe(gpu) : describe(cpu)) << "\n";
+    std::cerr << "[diet] shape family of " << family.size() << " shape(s); " << training.size()
+              << " training shape(s)\n";
+
+    std::vector<KernelChoice> kernels;
+    for (const MatmulPattern &p : dag.matmuls()) {
+        MatmulExtents ext = matmul_extents(p, family, training);
+        std::vector<MicroKernel> space =
+            on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);
+        MicroKernel best = choose_by_heuristic(space, ext, on_gpu ? gpu.sm_count : cpu.cores);
+        std::cerr << "[diet] " << p.acc << ": " << space.size() << " candidate micro-kernels, heuristic picks "
+                  << best.to_string() << "\n";
+        kernels.push_back({p, best});
+    }
+
+    ScheduleWriter writer(opts.debug);
+    std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer);
+    for (const std::string &n : notes) std::cerr << "[diet] " << n << "\n";
+
+    // Last: Halide 14's AOT codegen needs constant estimates.
+    concretize_estimates(outputs, family.representative());
+    return {schedule_source(family, training, kernels, notes, writer)};
+}
+
+namespace {
+
+// Halide 15+ passes AutoschedulerParams{name, extra}; Halide 14 passes MachineParams.
+template<typename P, typename = void>
+struct has_extra : std::false_type {};
+template<typename P>
+struct has_extra<P, std::void_t<decltype(std::declval<P>().extra)>> : std::true_type {};
+template<typename R, typename = void>
+struct has_scheduler_name : std::false_type {};
+template<typename R>
+struct has_scheduler_name<R, std::void_t<decltype(std::declval<R>().scheduler_name)>> : std::true_type {};
+
+struct DietAutoscheduler {
+    template<typename P, typename R>
+    void operator()(const Pipeline &pipeline, const Target &target, const P &params, R *results) const {
+        int parallelism;
+        int64_t llc = 0;
+        Options opts;
+        if constexpr (has_extra<P>::value) {
+            // Halide 15+: autoscheduler.<key>=value; "parallelism" is Diet's own key there.
+            auto extra = params.extra;
+            auto it = extra.find("parallelism");
+            parallelism = (int)std::max(1u, std::thread::hardware_concurrency());
+            if (it != extra.end()) {
+                parallelism = std::stoi(it->second);
+                extra.erase(it);
+            }
+            opts = Options::from_map({extra.begin(), extra.end()});
+        } else {
+            parallelism = params.parallelism;
+            llc = (int64_t)params.last_level_cache_size;
+            opts = Options::from_map(Options::environment_map());
+        }
+        DietResult r = autoschedule(pipeline, target, parallelism, llc, opts);
+        if (results) {
+            if constexpr (has_scheduler_name<R>::value) results->scheduler_name = "Diet";
+            results->schedule_source = r.schedule_source;
+        }
+    }
+};
+
+}  // namespace
+
+void register_autoscheduler() {
+    Pipeline::add_autoscheduler("Diet", DietAutoscheduler());
+}
+
+}  // namespace diet
+
+#ifdef DIET_REGISTER_PLUGIN
+namespace {
+// Runs when GenGen dlopen()s the plugin (-p libautoschedule_diet.so).
+struct HALIDE_EXPORT RegisterDiet {
+    RegisterDiet() { diet::register_autoscheduler(); }
+} register_diet;
+}  // namespace
+#endif

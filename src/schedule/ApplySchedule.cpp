@@ -1,0 +1,310 @@
+#include "schedule/ApplySchedule.h"
+#include "common/Errors.h"
+
+#include <algorithm>
+#include <map>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = ScheduleWriter::FuncRef;
+using StageRef = ScheduleWriter::StageRef;
+
+namespace {
+
+class Applier {
+public:
+    Applier(const FunctionDAG &dag, const Target &t, const CpuLimits &cpu, ScheduleWriter &w)
+        : dag_(dag), target_(t), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()) {}
+
+    std::vector<std::string> run(const std::vector<KernelChoice> &kernels) {
+        std::set<std::string> handled;
+        for (const KernelChoice &k : kernels) {
+            apply_matmul(k);
+            handled.insert(k.pattern.acc);
+            handled.insert(k.pattern.host);
+        }
+        for (const auto &[name, why] : dag_.unmatched_reductions()) {
+            notes_.push_back("Func " + name + ": matmul-like, but " + why +
+                             "; scheduled with the default stage rules (guarded tails).");
+        }
+        for (const FuncNode &n : dag_.nodes()) {
+            if (!handled.count(n.name)) place(n);
+        }
+        return notes_;
+    }
+
+private:
+    const FunctionDAG &dag_;
+    Target target_;
+    CpuLimits cpu_;
+    ScheduleWriter &w_;
+    bool gpu_;
+    std::map<std::string, FuncRef> refs_;
+    std::vector<std::string> notes_;
+
+    FuncRef &ref(const std::string &name) {
+        auto it = refs_.find(name);
+        if (it == refs_.end()) it = refs_.emplace(name, w_.func(dag_.node(name))).first;
+        return it->second;
+    }
+
+    int lanes_of(const FuncNode &n) const {
+        int bits = 8;
+        for (const Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
+        return std::max(1, cpu_.vector_bits / bits);
+    }
+
+    // Inline what is cheap to recompute, compute_root the rest.
+    void place(const FuncNode &n) {
+        if (n.is_extern) {
+            if (!n.is_output) w_.compute_root(ref(n.name));
+            notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
+            return;
+        }
+        if (!n.is_output && !n.has_updates() && (n.pointwise_consumed || n.is_input_wrapper)) {
+            return;  // inlined: Halide's default
+        }
+        if (!n.is_output) w_.compute_root(ref(n.name));
+        for (const StageNode &s : n.stages) {
+            StageRef st = w_.stage(ref(n.name), s.index, s);
+            if (gpu_) {
+                default_gpu_stage(st, s);
+            } else {
+                default_cpu_stage(st, s, lanes_of(n));
+            }
+        }
+        notes_.push_back("Func " + n.name + ": " + (n.is_output ? "output" : "computed at root") +
+                         ", default " + (gpu_ ? "GPU tiling" : "parallel/vectorized loops") + ".");
+    }
+
+    // Vectorize the innermost pure loop (guarded tail), parallelize the outermost pure loop.
+    void default_cpu_stage(StageRef &st, const StageNode &s, int lanes) {
+        if (s.loops.empty()) return;
+        const LoopVar &inner = s.loops.front(), &outer = s.loops.back();
+        if (!outer.is_rvar && s.loops.size() >= 2 && outer.name != inner.name) {
+            w_.parallel(st, outer.name);
+        }
+        if (!inner.is_rvar && lanes > 1) {
+            w_.split(st, inner.name, inner.name + "_vo", inner.name + "_vi", lanes, TailStrategy::GuardWithIf);
+            w_.vectorize(st, inner.name + "_vi");
+        }
+    }
+
+    // 16x16 (or 256 x 1) thread blocks over the pure loops; reductions run inside each thread.
+    void default_gpu_stage(StageRef &st, const StageNode &s) {
+        std::vector<std::string> pure = s.pure_vars(), rv = s.rvars();
+        if (pure.empty()) {
+            w_.gpu_single_thread(st);
+            return;
+        }
+        std::vector<std::string> order = rv, threads, blocks;
+        const int per_dim = pure.size() == 1 ? 256 : 16;
+        for (size_t i = 0; i < std::min<size_t>(2, pure.size()); i++) {
+            w_.split(st, pure[i], pure[i] + "_b", pure[i] + "_t", per_dim, TailStrategy::GuardWithIf);
+            threads.push_back(pure[i] + "_t");
+            blocks.push_back(pure[i] + "_b");
+        }
+        for (size_t i = 3; i < pure.size(); i++) order.push_back(pure[i]);  // serial, inside the threads
+        if (pure.size() >= 3) blocks.push_back(pure[2]);
+        order.insert(order.end(), threads.begin(), threads.end());
+        order.insert(order.end(), blocks.begin(), blocks.end());
+        w_.reorder(st, order);
+        w_.gpu_threads(st, threads);
+        w_.gpu_blocks(st, blocks);
+    }
+
+    // ---- the matmul micro-kernel -------------------------------------------------------------
+
+    struct MatmulNames {
+        std::string n, m;                 // host's innermost two dimensions
+        std::vector<std::string> batch;   // host's outer dimensions
+        std::string rn, rm;               // the acc arguments they read
+        std::vector<std::string> rbatch;
+        std::vector<std::string> reduction;  // innermost first
+    };
+
+    MatmulNames names_of(const MatmulPattern &p) {
+        const FuncNode &host = dag_.node(p.host), &acc = dag_.node(p.acc);
+        MatmulNames nm;
+        const auto &hargs = host.func.args();
+        const auto &aargs = acc.func.args();
+        nm.n = hargs[0];
+        nm.m = hargs[1];
+        nm.rn = aargs[p.acc_arg_of_host_dim[0]];
+        nm.rm = aargs[p.acc_arg_of_host_dim[1]];
+        for (size_t d = 2; d < hargs.size(); d++) {
+            nm.batch.push_back(hargs[d]);
+            nm.rbatch.push_back(aargs[p.acc_arg_of_host_dim[d]]);
+        }
+        for (const LoopVar &l : p.reduction) nm.reduction.push_back(l.name);
+        return nm;
+    }
+
+    // Fuses the outer loops (innermost first) into one, returns its name.
+    std::string fuse_outer(StageRef &st, const std::string &first, const std::vector<std::string> &rest,
+                           const std::string &name) {
+        std::string cur = first;
+        for (size_t i = 0; i < rest.size(); i++) {
+            std::string next = i + 1 == rest.size() ? name : name + "_" + std::to_string(i);
+            w_.fuse(st, cur, rest[i], next);
+            cur = next;
+        }
+        return cur;
+    }
+
+    void apply_matmul(const KernelChoice &kc) {
+        const MatmulPattern &p = kc.pattern;
+        const MicroKernel &k = kc.kernel;
+        const MatmulNames nm = names_of(p);
+        FuncRef &host = ref(p.host);
+        FuncRef &acc = ref(p.acc);
+        const FuncNode &hn = dag_.node(p.host), &an = dag_.node(p.acc);
+        const std::vector<TileVariant> variants = tile_variants(k);
+
+        // Func-level placement, shared by every variant (Halide takes compute_at from the
+        // general case, so every variant keeps the same loop names).
+        const std::string task = nm.batch.empty() ? "n_t" : "task";
+        if (!gpu_) {
+            w_.compute_at(acc, host, "n_p", false);
+            if (k.cpu.stage_strided) stage_operands(p, acc, host, task);
+        } else {
+            w_.compute_at(acc, host, "n_t", false);
+            w_.store_in(acc, MemoryType::Register);
+        }
+
+        StageRef host_base = w_.stage(host, 0, hn.stages[0]);
+        StageRef init_base = w_.stage(acc, 0, an.stages[0]);
+        StageRef update_base = w_.stage(acc, 1, an.stages[1]);
+        for (size_t i = 0; i < variants.size(); i++) {
+            const TileVariant &t = variants[i];
+            StageRef hs = host_base, is = init_base, us = update_base;
+            if (i + 1 < variants.size()) {
+                std::vector<Condition> cs;
+                if (t.cols > 1) cs.push_back(w_.extent_at_least(host, 0, t.cols));
+                if (t.rows > 1) cs.push_back(w_.extent_at_least(host, 1, t.rows));
+                Condition c = w_.all_of(cs);
+                hs = w_.specialize(host_base, c);
+                is = w_.specialize(init_base, c);
+                us = w_.specialize(update_base, c);
+            }
+            if (gpu_) {
+                tile_host_gpu(hs, t, nm);
+                tile_acc_gpu(is, us, t, k.cuda.k_unroll, nm);
+            } else {
+                tile_host_cpu(hs, t, k.cpu, nm, task);
+                tile_acc_cpu(is, us, t, k.cpu, nm);
+            }
+        }
+        notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
+                         k.to_string() + ", " + std::to_string(variants.size()) + " tile variant(s).");
+    }
+
+    // Operands read across the vector dimension are copied, per parallel task, into a panel
+    // whose innermost storage dimension is the vector one, so the compute loop loads vectors.
+    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task) {
+        for (const ContractionOperand &o : p.operands) {
+            if (!o.strided_along_vector()) continue;
+            FuncRef s = w_.wrapper(ref(o.func), acc);
+            w_.compute_at(s, host, task, false);
+            std::vector<std::string> order;
+            std::vector<Var> args = s.func.args();
+            order.push_back(args[o.vector_arg].name());
+            for (int a = 0; a < (int)args.size(); a++) {
+                if (a != o.vector_arg) order.push_back(args[a].name());
+            }
+            w_.reorder_storage(s, order);
+        }
+    }
+
+    void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm,
+                       const std::string &task) {
+        w_.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
+        w_.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
+        w_.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
+        std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o", "n_t"};
+        order.insert(order.end(), nm.batch.begin(), nm.batch.end());
+        w_.reorder(hs, order);
+        w_.parallel(hs, fuse_outer(hs, "n_t", nm.batch, task));
+        if (t.vectors > 0) {
+            w_.split(hs, "n_v", "n_vo", "n_vi", k.vector_width, TailStrategy::RoundUp);
+            w_.vectorize(hs, "n_vi");
+        }
+    }
+
+    void tile_acc_cpu(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm) {
+        std::vector<std::string> init_order, update_order;
+        for (StageRef *s : {&is, &us}) {
+            std::vector<std::string> &order = s == &is ? init_order : update_order;
+            if (t.vectors > 0) {
+                w_.split(*s, nm.rn, nm.rn + "_vo", nm.rn + "_vi", k.vector_width, TailStrategy::RoundUp);
+                order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
+            } else {
+                order = {nm.rn, nm.rm};
+            }
+        }
+        // The update: the whole register tile inside the reduction loop, unrolled.
+        std::vector<std::string> red = nm.reduction;
+        if (k.k_unroll > 1 && red.size() == 1) {
+            w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
+            red = {red[0] + "_i", red[0] + "_o"};
+        }
+        update_order.insert(update_order.end(), red.begin(), red.end());
+        update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+        w_.reorder(us, update_order);
+        for (StageRef *s : {&is, &us}) {
+            if (t.vectors > 0) {
+                w_.vectorize(*s, nm.rn + "_vi");
+                w_.unroll(*s, nm.rn + "_vo");
+            } else if (t.cols > 1) {
+                w_.unroll(*s, nm.rn);
+            }
+            if (t.rows > 1) w_.unroll(*s, nm.rm);
+        }
+        if (k.k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    }
+
+    void tile_host_gpu(StageRef &hs, const TileVariant &t, const MatmulNames &nm) {
+        w_.split(hs, nm.n, "n_b", "n_i", t.cols, TailStrategy::ShiftInwards);
+        w_.split(hs, "n_i", "n_t", "n_r", t.reg_x, TailStrategy::RoundUp);
+        w_.split(hs, nm.m, "m_b", "m_i", t.rows, TailStrategy::ShiftInwards);
+        w_.split(hs, "m_i", "m_t", "m_r", t.reg_y, TailStrategy::RoundUp);
+        std::vector<std::string> order = {"n_r", "m_r", "n_t", "m_t", "n_b", "m_b"};
+        order.insert(order.end(), nm.batch.begin(), nm.batch.end());
+        w_.reorder(hs, order);
+        std::vector<std::string> blocks = {"n_b", "m_b"};
+        if (!nm.batch.empty()) {
+            blocks.push_back(fuse_outer(hs, nm.batch[0], {nm.batch.begin() + 1, nm.batch.end()}, "batch_b"));
+        }
+        w_.gpu_threads(hs, {"n_t", "m_t"});
+        w_.gpu_blocks(hs, blocks);
+        if (t.reg_x > 1) w_.unroll(hs, "n_r");
+        if (t.reg_y > 1) w_.unroll(hs, "m_r");
+    }
+
+    void tile_acc_gpu(StageRef &is, StageRef &us, const TileVariant &t, int k_unroll, const MatmulNames &nm) {
+        std::vector<std::string> red = nm.reduction;
+        if (k_unroll > 1 && red.size() == 1) {
+            w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k_unroll, TailStrategy::GuardWithIf);
+            red = {red[0] + "_i", red[0] + "_o"};
+        }
+        std::vector<std::string> order = {nm.rn, nm.rm};
+        order.insert(order.end(), red.begin(), red.end());
+        order.insert(order.end(), nm.rbatch.begin(), nm.rbatch.end());
+        w_.reorder(us, order);
+        for (StageRef *s : {&is, &us}) {
+            if (t.reg_x > 1) w_.unroll(*s, nm.rn);
+            if (t.reg_y > 1) w_.unroll(*s, nm.rm);
+        }
+        if (k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    }
+};
+
+}  // namespace
+
+std::vector<std::string> apply_schedule(const FunctionDAG &dag, const std::vector<KernelChoice> &kernels,
+                                        const Target &target, const CpuLimits &cpu, ScheduleWriter &w) {
+    return Applier(dag, target, cpu, w).run(kernels);
+}
+
+}  // namespace diet

@@ -1,0 +1,25 @@
+// Turns decisions into a schedule on the live Funcs: the micro-kernel of each matmul-like stage
+// (as a specialize() chain of tile variants so that every shape is guard-free) and a sensible
+// default for every other stage.
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+#include "schedule/ScheduleWriter.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
+
+#include <string>
+#include <vector>
+
+namespace diet {
+
+struct KernelChoice {
+    MatmulPattern pattern;
+    MicroKernel kernel;
+};
+
+// Returns one human-readable line per decision (placement and micro-kernel of each Func).
+std::vector<std::string> apply_schedule(const FunctionDAG &dag, const std::vector<KernelChoice> &kernels,
+                                        const Halide::Target &target, const CpuLimits &cpu, ScheduleWriter &w);
+
+}  // namespace diet

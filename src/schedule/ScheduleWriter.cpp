@@ -1,0 +1,238 @@
+#include "schedule/ScheduleWriter.h"
+#include "common/Errors.h"
+
+#include <cctype>
+#include <iostream>
+#include <sstream>
+
+namespace diet {
+
+using namespace Halide;
+
+std::string tail_name(TailStrategy t) {
+    switch (t) {
+    case TailStrategy::RoundUp: return "TailStrategy::RoundUp";
+    case TailStrategy::GuardWithIf: return "TailStrategy::GuardWithIf";
+    case TailStrategy::Predicate: return "TailStrategy::Predicate";
+    case TailStrategy::ShiftInwards: return "TailStrategy::ShiftInwards";
+    default: return "TailStrategy::Auto";
+    }
+}
+
+namespace {
+
+std::string memory_name(MemoryType t) {
+    switch (t) {
+    case MemoryType::Register: return "MemoryType::Register";
+    case MemoryType::Stack: return "MemoryType::Stack";
+    case MemoryType::Heap: return "MemoryType::Heap";
+    case MemoryType::GPUShared: return "MemoryType::GPUShared";
+    default: return "MemoryType::Auto";
+    }
+}
+
+std::string quoted(const std::string &s) {
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') q += '\\';
+        q += c;
+    }
+    return q + "\"";
+}
+
+std::string join(const std::vector<std::string> &v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i];
+    return s;
+}
+
+}  // namespace
+
+std::string ScheduleWriter::fresh_ident(const std::string &base) {
+    std::string id;
+    for (char c : base) id += std::isalnum((unsigned char)c) ? c : '_';
+    if (id.empty() || std::isdigit((unsigned char)id[0])) id = "v" + id;
+    // Avoid the parameter names of apply_schedule_<name> and common C++ names.
+    static const std::set<std::string> reserved = {"pipeline", "target", "Func", "Var", "RVar", "Stage"};
+    if (reserved.count(id)) id += "_";
+    std::string cand = id;
+    for (int i = 1; used_idents_.count(cand); i++) cand = id + "_" + std::to_string(i);
+    used_idents_.insert(cand);
+    return cand;
+}
+
+void ScheduleWriter::emit(const std::string &stmt) {
+    statements_.push_back(stmt);
+    if (echo_) std::cerr << "[diet]   " << stmt << "\n";
+}
+
+std::string ScheduleWriter::var(const StageRef &s, const std::string &name) {
+    bool r = s.rvars.count(name) > 0;
+    auto &table = r ? rvar_ident_ : var_ident_;
+    auto it = table.find(name);
+    if (it != table.end()) return it->second;
+    std::string id = fresh_ident(r ? "r_" + name : name);
+    table[name] = id;
+    var_decls_.push_back(std::string(r ? "RVar " : "Var ") + id + "(" + quoted(name) + ");");
+    return id;
+}
+
+VarOrRVar ScheduleWriter::handle(const StageRef &s, const std::string &name) const {
+    if (s.rvars.count(name)) return VarOrRVar(RVar(name));
+    return VarOrRVar(Var(name));
+}
+
+ScheduleWriter::FuncRef ScheduleWriter::func(const FuncNode &node) {
+    FuncRef f{Func(node.func), fresh_ident(node.name)};
+    func_decls_.push_back("Func " + f.ident + " = pipeline.get_func(" + std::to_string(node.pipeline_index) + ");");
+    return f;
+}
+
+ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer, const FuncRef &consumer) {
+    Func w = Func(producer.func).in(consumer.func);
+    FuncRef f{w, fresh_ident(producer.ident + "_in_" + consumer.ident)};
+    emit("Func " + f.ident + " = " + producer.ident + ".in(" + consumer.ident + ");");
+    return f;
+}
+
+ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, const StageNode &node) {
+    StageRef s{index == 0 ? Stage(f.func) : Func(f.func).update(index - 1),
+               index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",
+               {}};
+    for (const std::string &r : node.rvars()) s.rvars.insert(r);
+    return s;
+}
+
+ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Condition &c) {
+    StageRef sp = s;
+    sp.stage = Stage(s.stage).specialize(c.expr);
+    sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
+    emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" + c.text + ");");
+    return sp;
+}
+
+Condition ScheduleWriter::extent_at_least(const FuncRef &output, int dim, int64_t value) {
+    Expr e = output.func.output_buffer().dim(dim).extent() >= (int)value;
+    return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() >= " + std::to_string(value)};
+}
+
+Condition ScheduleWriter::all_of(const std::vector<Condition> &cs) {
+    Condition r = cs.at(0);
+    for (size_t i = 1; i < cs.size(); i++) {
+        r.expr = r.expr && cs[i].expr;
+        r.text = r.text + " && " + cs[i].text;
+    }
+    return r;
+}
+
+void ScheduleWriter::compute_root(const FuncRef &f) {
+    Func(f.func).compute_root();
+    emit(f.ident + ".compute_root();");
+}
+
+void ScheduleWriter::compute_at(const FuncRef &f, const FuncRef &at, const std::string &v, bool var_is_rvar) {
+    StageRef tmp{Stage(at.func), at.ident, {}};
+    if (var_is_rvar) tmp.rvars.insert(v);
+    if (var_is_rvar) {
+        Func(f.func).compute_at(at.func, RVar(v));
+    } else {
+        Func(f.func).compute_at(at.func, Var(v));
+    }
+    emit(f.ident + ".compute_at(" + at.ident + ", " + var(tmp, v) + ");");
+}
+
+void ScheduleWriter::store_in(const FuncRef &f, MemoryType t) {
+    Func(f.func).store_in(t);
+    emit(f.ident + ".store_in(" + memory_name(t) + ");");
+}
+
+void ScheduleWriter::reorder_storage(const FuncRef &f, const std::vector<std::string> &vars) {
+    std::vector<Var> vs;
+    std::vector<std::string> ids;
+    StageRef tmp{Stage(f.func), f.ident, {}};
+    for (const auto &v : vars) {
+        vs.emplace_back(v);
+        ids.push_back(var(tmp, v));
+    }
+    Func(f.func).reorder_storage(vs);
+    emit(f.ident + ".reorder_storage(" + join(ids) + ");");
+}
+
+void ScheduleWriter::split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
+                           int factor, TailStrategy tail) {
+    if (s.rvars.count(old)) {
+        s.rvars.insert(outer);
+        s.rvars.insert(inner);
+    }
+    s.stage.split(handle(s, old), handle(s, outer), handle(s, inner), factor, tail);
+    emit(s.ident + ".split(" + var(s, old) + ", " + var(s, outer) + ", " + var(s, inner) + ", " +
+         std::to_string(factor) + ", " + tail_name(tail) + ");");
+}
+
+void ScheduleWriter::fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused) {
+    if (s.rvars.count(inner) && s.rvars.count(outer)) s.rvars.insert(fused);
+    s.stage.fuse(handle(s, inner), handle(s, outer), handle(s, fused));
+    emit(s.ident + ".fuse(" + var(s, inner) + ", " + var(s, outer) + ", " + var(s, fused) + ");");
+}
+
+void ScheduleWriter::reorder(StageRef &s, const std::vector<std::string> &vars) {
+    std::vector<VarOrRVar> hs;
+    std::vector<std::string> ids;
+    for (const auto &v : vars) {
+        hs.push_back(handle(s, v));
+        ids.push_back(var(s, v));
+    }
+    s.stage.reorder(hs);
+    emit(s.ident + ".reorder(" + join(ids) + ");");
+}
+
+void ScheduleWriter::vectorize(StageRef &s, const std::string &v) {
+    s.stage.vectorize(handle(s, v));
+    emit(s.ident + ".vectorize(" + var(s, v) + ");");
+}
+
+void ScheduleWriter::unroll(StageRef &s, const std::string &v) {
+    s.stage.unroll(handle(s, v));
+    emit(s.ident + ".unroll(" + var(s, v) + ");");
+}
+
+void ScheduleWriter::parallel(StageRef &s, const std::string &v) {
+    s.stage.parallel(handle(s, v));
+    emit(s.ident + ".parallel(" + var(s, v) + ");");
+}
+
+void ScheduleWriter::gpu_blocks(StageRef &s, const std::vector<std::string> &vars) {
+    std::vector<std::string> ids;
+    for (const auto &v : vars) ids.push_back(var(s, v));
+    if (vars.size() == 1) s.stage.gpu_blocks(handle(s, vars[0]));
+    if (vars.size() == 2) s.stage.gpu_blocks(handle(s, vars[0]), handle(s, vars[1]));
+    if (vars.size() == 3) s.stage.gpu_blocks(handle(s, vars[0]), handle(s, vars[1]), handle(s, vars[2]));
+    internal_assert(!vars.empty() && vars.size() <= 3);
+    emit(s.ident + ".gpu_blocks(" + join(ids) + ");");
+}
+
+void ScheduleWriter::gpu_threads(StageRef &s, const std::vector<std::string> &vars) {
+    std::vector<std::string> ids;
+    for (const auto &v : vars) ids.push_back(var(s, v));
+    if (vars.size() == 1) s.stage.gpu_threads(handle(s, vars[0]));
+    if (vars.size() == 2) s.stage.gpu_threads(handle(s, vars[0]), handle(s, vars[1]));
+    if (vars.size() == 3) s.stage.gpu_threads(handle(s, vars[0]), handle(s, vars[1]), handle(s, vars[2]));
+    internal_assert(!vars.empty() && vars.size() <= 3);
+    emit(s.ident + ".gpu_threads(" + join(ids) + ");");
+}
+
+void ScheduleWriter::gpu_single_thread(StageRef &s) {
+    s.stage.gpu_single_thread();
+    emit(s.ident + ".gpu_single_thread();");
+}
+
+std::string ScheduleWriter::source() const {
+    std::ostringstream o;
+    // Halide's .schedule.h prologue already says `using` for Func, MemoryType, RVar, TailStrategy, Var.
+    for (const auto &d : func_decls_) o << d << "\n";
+    for (const auto &d : var_decls_) o << d << "\n";
+    for (const auto &s : statements_) o << s << "\n";
+    return o.str();
+}
+
+}  // namespace diet

@@ -1,0 +1,80 @@
+// Applies scheduling directives to the live Funcs and records each one as the C++ statement that
+// reproduces it inside `apply_schedule_<name>(Pipeline pipeline, Target target)`, so that the
+// schedule Diet compiles and the source `-e schedule` writes cannot drift apart.
+#pragma once
+
+#include "Halide.h"
+#include "analysis/FunctionDAG.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+// A condition for specialize(), with its C++ spelling.
+struct Condition {
+    Halide::Expr expr;
+    std::string text;
+};
+
+class ScheduleWriter {
+public:
+    struct FuncRef {
+        Halide::Func func;
+        std::string ident;  // C++ variable holding it
+    };
+    struct StageRef {
+        Halide::Stage stage;
+        std::string ident;  // C++ expression or variable for the Stage
+        std::set<std::string> rvars;
+    };
+
+    explicit ScheduleWriter(bool echo) : echo_(echo) {}
+
+    FuncRef func(const FuncNode &node);
+    FuncRef wrapper(const FuncRef &producer, const FuncRef &consumer);  // producer.in(consumer)
+    StageRef stage(const FuncRef &f, int index, const StageNode &node);
+    StageRef specialize(const StageRef &s, const Condition &c);
+
+    // Output extent of an output Func's dimension compared with a constant.
+    Condition extent_at_least(const FuncRef &output, int dim, int64_t value);
+    Condition all_of(const std::vector<Condition> &cs);
+
+    void compute_root(const FuncRef &f);
+    void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);
+    void store_in(const FuncRef &f, Halide::MemoryType t);
+    void reorder_storage(const FuncRef &f, const std::vector<std::string> &vars);
+
+    void split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner, int factor,
+               Halide::TailStrategy tail);
+    void fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused);
+    void reorder(StageRef &s, const std::vector<std::string> &innermost_first);
+    void vectorize(StageRef &s, const std::string &v);
+    void unroll(StageRef &s, const std::string &v);
+    void parallel(StageRef &s, const std::string &v);
+    void gpu_blocks(StageRef &s, const std::vector<std::string> &vars);
+    void gpu_threads(StageRef &s, const std::vector<std::string> &vars);
+    void gpu_single_thread(StageRef &s);
+
+    // Declarations first (every Func is fetched before any wrapper changes the pipeline's
+    // topological order), then the directives in the order they were applied.
+    std::string source() const;
+
+private:
+    bool echo_;
+    std::vector<std::string> func_decls_, var_decls_, statements_;
+    std::map<std::string, std::string> var_ident_, rvar_ident_;
+    std::set<std::string> used_idents_;
+    int stage_counter_ = 0;
+
+    std::string fresh_ident(const std::string &base);
+    std::string var(const StageRef &s, const std::string &name);  // identifier, declaring it on first use
+    Halide::VarOrRVar handle(const StageRef &s, const std::string &name) const;
+    void emit(const std::string &stmt);
+};
+
+std::string tail_name(Halide::TailStrategy t);
+
+}  // namespace diet

@@ -1,0 +1,40 @@
+// Hardware limits held as data. The micro-kernel space is generated from these numbers,
+// never from the divisors of one shape.
+#pragma once
+
+#include "Halide.h"
+
+#include <cstdint>
+#include <string>
+
+namespace diet {
+
+struct CpuLimits {
+    int vector_bits = 128;      // widest SIMD register the target may use
+    int vector_registers = 16;  // architectural SIMD registers
+    int cores = 1;              // from machine_params' parallelism
+    int64_t l1_bytes = 32 << 10;
+    int64_t l2_bytes = 1 << 20;
+    int64_t llc_bytes = 16 << 20;
+
+    int lanes(const Halide::Type &t) const { return std::max(1, vector_bits / t.bits()); }
+    static CpuLimits for_target(const Halide::Target &t, int parallelism, int64_t llc_bytes);
+};
+
+struct GpuLimits {
+    int sm_count = 108;
+    int max_threads_per_block = 1024;
+    int warp_size = 32;
+    int64_t shared_bytes_per_block = 48 << 10;
+    int registers_per_block = 65536;
+    int registers_per_thread = 255;
+    static GpuLimits for_target(const Halide::Target &t);
+};
+
+// user_error unless Diet can schedule for `t` (x86/ARM CPUs, CUDA GPUs).
+void check_supported_target(const Halide::Target &t);
+
+std::string describe(const CpuLimits &c);
+std::string describe(const GpuLimits &g);
+
+}  // namespace diet

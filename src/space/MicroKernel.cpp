@@ -1,0 +1,212 @@
+#include "space/MicroKernel.h"
+#include "common/Errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace diet {
+
+using namespace Halide;
+
+std::string MicroKernel::to_string() const {
+    std::ostringstream o;
+    if (gpu) {
+        o << "cuda{threads=" << cuda.threads_x << "x" << cuda.threads_y << ", regs=" << cuda.reg_x << "x" << cuda.reg_y
+          << ", k_unroll=" << cuda.k_unroll << "}";
+    } else {
+        o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows
+          << ", panel=" << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided << "}";
+    }
+    return o.str();
+}
+
+MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
+    MatmulExtents e;
+    const OutputEstimate *host = nullptr;
+    for (const auto &o : fam.outputs) {
+        if (o.func == p.host) host = &o;
+    }
+    internal_assert(host) << "Diet: no estimates for " << p.host << "\n";
+    for (const Shape &s : shapes) {
+        std::vector<int64_t> ext;
+        for (const Expr &x : host->extent) ext.push_back(ShapeFamily::evaluate(x, s));
+        e.host_extents.push_back(ext);
+    }
+    if (p.reduction_extent) {
+        e.reduction_max = *p.reduction_extent;
+    } else {
+        // A symbolic reduction (e.g. over T): bound it by the largest host extent, the usual
+        // case for attention-style products; only sizes the staging panel.
+        for (const auto &ext : e.host_extents) {
+            for (int64_t x : ext) e.reduction_max = std::max(e.reduction_max, x);
+        }
+    }
+    return e;
+}
+
+namespace {
+
+std::vector<int> k_unrolls(const MatmulPattern &p) {
+    // Only exact divisors of a constant reduction extent: a split with a tail would put a guard
+    // into the compute loop.
+    std::vector<int> u = {1};
+    if (p.reduction_extent) {
+        for (int k : {2, 4, 8}) {
+            if (*p.reduction_extent % k == 0) u.push_back(k);
+        }
+    }
+    return u;
+}
+
+bool any_strided(const MatmulPattern &p) {
+    return std::any_of(p.operands.begin(), p.operands.end(),
+                       [](const ContractionOperand &o) { return o.strided_along_vector(); });
+}
+
+std::vector<int> distinct_desc(std::vector<int> v) {
+    std::sort(v.begin(), v.end(), std::greater<int>());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+// Recomputation factor of covering `extent` with tiles of `tile` shifted inwards.
+double redundancy(int64_t extent, int64_t tile) {
+    if (extent <= 0 || tile <= 1) return 1.0;
+    int64_t tiles = (extent + tile - 1) / tile;
+    return (double)(tiles * tile) / (double)extent;
+}
+
+double busy_fraction(int64_t units, int workers) {
+    if (units <= 0) return 0.0;
+    int64_t waves = (units + workers - 1) / workers;
+    return (double)units / (double)(waves * workers);
+}
+
+}  // namespace
+
+std::vector<TileVariant> tile_variants(const MicroKernel &k) {
+    std::vector<TileVariant> v;
+    if (!k.gpu) {
+        const CpuKernel &c = k.cpu;
+        for (int cols : distinct_desc({c.tile_cols(), c.vector_width, 1})) {
+            for (int rows : distinct_desc({c.rows, 1})) {
+                TileVariant t;
+                t.cols = cols;
+                t.rows = rows;
+                t.vectors = cols >= c.vector_width ? cols / c.vector_width : 0;
+                v.push_back(t);
+            }
+        }
+        std::stable_sort(v.begin(), v.end(), [](const TileVariant &a, const TileVariant &b) {
+            return a.cols * a.rows > b.cols * b.rows;
+        });
+    } else {
+        const GpuKernel &g = k.cuda;
+        v.push_back({g.block_cols(), g.block_rows(), g.threads_x, g.threads_y, g.reg_x, g.reg_y, 1});
+        if (g.reg_x * g.reg_y > 1) v.push_back({g.threads_x, g.threads_y, g.threads_x, g.threads_y, 1, 1, 1});
+        if (g.threads_x * g.threads_y > 1) v.push_back({1, 1, 1, 1, 1, 1, 1});
+    }
+    return v;
+}
+
+const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows) {
+    for (const TileVariant &t : v) {
+        if (t.cols <= cols && t.rows <= rows) return t;
+    }
+    return v.back();
+}
+
+std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim) {
+    std::vector<MicroKernel> out;
+    const int lanes = lim.lanes(p.type);
+    const int64_t elem = p.type.bytes();
+    for (int vectors = 1; vectors <= 4; vectors++) {
+        for (int rows = 1; rows <= 8; rows++) {
+            // Accumulators + one operand vector per column vector + one broadcast must fit.
+            if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
+            for (int panel : {1, 2, 4, 8, 16}) {
+                // The staged panel (reduction x panel columns) must fit in half of L2.
+                int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * elem;
+                if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
+                for (int ku : k_unrolls(p)) {
+                    MicroKernel k;
+                    k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p)};
+                    out.push_back(k);
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim) {
+    std::vector<MicroKernel> out;
+    for (int tx : {8, 16, 32}) {
+        for (int ty : {1, 2, 4, 8, 16, 32}) {
+            int threads = tx * ty;
+            if (threads % lim.warp_size != 0 || threads > std::min(256, lim.max_threads_per_block)) continue;
+            for (int rx : {1, 2, 4, 8}) {
+                for (int ry : {1, 2, 4, 8}) {
+                    // Registers: accumulators, one row and one column of operands, ~24 for addressing.
+                    int regs = rx * ry + rx + ry + 24;
+                    if (regs > lim.registers_per_thread || regs * threads > lim.registers_per_block) continue;
+                    for (int ku : k_unrolls(p)) {
+                        MicroKernel k;
+                        k.gpu = true;
+                        k.cuda = {tx, ty, rx, ry, ku};
+                        out.push_back(k);
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
+double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers) {
+    const std::vector<TileVariant> variants = tile_variants(k);
+    double total = 0;
+    for (const auto &ext : e.host_extents) {
+        const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
+        int64_t outer = 1;
+        for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
+        const TileVariant &t = fitting_variant(variants, cols, rows);
+        double intensity, busy;
+        if (!k.gpu) {
+            const CpuKernel &c = k.cpu;
+            // Vector FMAs per loaded operand, scaled down for scalar tiles.
+            double vecs = std::max(1, t.vectors);
+            intensity = vecs * t.rows / (vecs + t.rows) / (t.vectors ? 1.0 : c.vector_width);
+            int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
+            busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
+            // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.
+            intensity *= 1.0 + 0.02 * std::log2((double)c.panel_tiles);
+            intensity *= 1.0 + 0.01 * std::log2((double)c.k_unroll);
+        } else {
+            intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
+            int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
+            // One block per SM hides no latency: count four resident blocks per SM, and warps.
+            busy = busy_fraction(blocks, workers * 4) * std::min(1.0, t.threads_x * t.threads_y / 128.0);
+            intensity *= 1.0 + 0.01 * std::log2((double)k.cuda.k_unroll);
+        }
+        total += intensity * busy / (redundancy(cols, t.cols) * redundancy(rows, t.rows));
+    }
+    return total / std::max<size_t>(1, e.host_extents.size());
+}
+
+MicroKernel choose_by_heuristic(const std::vector<MicroKernel> &candidates, const MatmulExtents &e, int workers) {
+    internal_assert(!candidates.empty()) << "Diet: empty micro-kernel space\n";
+    const MicroKernel *best = &candidates[0];
+    double best_score = -1;
+    for (const MicroKernel &k : candidates) {
+        double s = heuristic_score(k, e, workers);
+        if (s > best_score * (1 + 1e-9)) {  // ties keep the earlier (smaller) kernel: deterministic
+            best_score = s;
+            best = &k;
+        }
+    }
+    return *best;
+}
+
+}  // namespace diet

@@ -1,0 +1,77 @@
+// Micro-kernels: shape-independent descriptions of how a matmul-like stage is tiled, the
+// candidates the hardware limits allow, and the analytic heuristic that ranks them until the
+// learned cost model exists.
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "space/Hardware.h"
+
+#include <string>
+#include <vector>
+
+namespace diet {
+
+// CPU: each parallel task owns a panel of `panel_tiles` register tiles along the output's
+// innermost dimension; a register tile is `vectors` SIMD vectors wide and `rows` rows tall and
+// accumulates over the whole reduction, `k_unroll` steps unrolled.
+struct CpuKernel {
+    int vector_width = 1;   // lanes per SIMD vector
+    int vectors = 1;        // SIMD vectors per register-tile row
+    int rows = 1;           // register-tile rows
+    int panel_tiles = 1;    // register tiles per parallel task along the innermost dimension
+    int k_unroll = 1;       // reduction steps unrolled (only when the reduction extent is a multiple)
+    bool stage_strided = false;  // copy operands read across the vector dimension into a panel
+    int tile_cols() const { return vector_width * vectors; }
+};
+
+// GPU: a block of threads_x * threads_y threads; each thread owns a reg_x * reg_y tile of
+// accumulators in registers.
+struct GpuKernel {
+    int threads_x = 1, threads_y = 1;
+    int reg_x = 1, reg_y = 1;
+    int k_unroll = 1;
+    int block_cols() const { return threads_x * reg_x; }
+    int block_rows() const { return threads_y * reg_y; }
+};
+
+struct MicroKernel {
+    bool gpu = false;
+    CpuKernel cpu;
+    GpuKernel cuda;
+    std::string to_string() const;
+};
+
+// What the space needs to know about one matmul-like stage over the training shapes.
+struct MatmulExtents {
+    std::vector<std::vector<int64_t>> host_extents;  // per training shape, per host dimension
+    int64_t reduction_max = 1;                        // largest reduction extent over the family
+};
+
+MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
+
+std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
+std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim);
+
+// The named analytic heuristic ("register-tile intensity heuristic"): predicted throughput of
+// a kernel at one shape = FMAs per operand load of its register tile, times the fraction of
+// cores/SMs busy, divided by the work it recomputes when tiles are shifted inwards. The score
+// of a kernel is the mean over the training shapes. Higher is better.
+double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int cores_or_sms);
+MicroKernel choose_by_heuristic(const std::vector<MicroKernel> &candidates, const MatmulExtents &e,
+                                int cores_or_sms);
+
+// One tile shape a kernel uses for outputs at least `cols` x `rows` large. A kernel is applied as
+// a chain of variants, largest first, ending with 1 x 1, selected by specialize() on the output's
+// extents: every variant's tiles fit, so no shape needs a guard (see schedule/ApplySchedule.cpp).
+struct TileVariant {
+    int cols = 1, rows = 1;          // output tile (CPU: register tile; GPU: block tile)
+    int threads_x = 1, threads_y = 1;  // GPU only
+    int reg_x = 1, reg_y = 1;          // GPU only: per-thread accumulators
+    int vectors = 1;                   // CPU only: SIMD vectors per tile row (0: scalar)
+};
+std::vector<TileVariant> tile_variants(const MicroKernel &k);
+// The first variant that fits an output of extents cols x rows.
+const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows);
+
+}  // namespace diet
