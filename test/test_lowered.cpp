@@ -1,0 +1,288 @@
+// Checks on the lowered statements of the generators scheduled by Diet, for the host CPU and
+// for CUDA: the micro-kernels' compute loops are guard-free for every shape (the Stmt is symbolic
+// in the shape, so one Stmt covers the whole family), and GPU kernels fit the hardware limits.
+#include <catch2/catch.hpp>
+
+#include "Halide.h"
+#include "plugin/Diet.h"
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Keeps a copy of the Stmt at the point custom lowering passes run: after all scheduling
+// transformations, before GPU loops are offloaded into device code.
+class RecordStmt : public IRMutator {
+public:
+    explicit RecordStmt(std::vector<Stmt> *out) : out(out) {}
+    std::vector<Stmt> *out;
+    Stmt mutate(const Stmt &s) override {
+        out->push_back(s);
+        return s;
+    }
+    using IRMutator::mutate;
+};
+
+struct Built {
+    Module module{"", Target()};
+    std::vector<Stmt> lowered;  // the whole pipeline's Stmt, GPU loops included
+};
+
+std::vector<Stmt> *recording = nullptr;
+
+// Diet, plus a recording pass on the pipeline it scheduled (registered as "DietRecorded").
+void register_diet_once() {
+    static bool done = [] {
+        Pipeline::add_autoscheduler("DietRecorded", [](const Pipeline &p, const Target &t, const MachineParams &mp,
+                                                       AutoSchedulerResults *r) {
+            r->schedule_source = diet::autoschedule(p, t, mp.parallelism, 0, diet::Options{}).schedule_source;
+            Pipeline(p).add_custom_lowering_pass(new RecordStmt(recording));
+        });
+        Pipeline::set_default_autoscheduler_name("DietRecorded");
+        return true;
+    }();
+    (void)done;
+}
+
+Built build(const std::string &generator, const Target &t) {
+    register_diet_once();
+    Built b;
+    recording = &b.lowered;
+    GeneratorContext ctx(t, /*auto_schedule=*/true, MachineParams(2, 1 << 20, 40));
+    auto gen = GeneratorRegistry::create(generator, ctx);
+    b.module = gen->build_module(generator);
+    recording = nullptr;
+    return b;
+}
+
+// Anything that handles bounds inside a loop body.
+class GuardFinder : public IRVisitor {
+public:
+    std::vector<std::string> found;
+    using IRVisitor::visit;
+    void visit(const IfThenElse *op) override {
+        found.push_back("if");
+        IRVisitor::visit(op);
+    }
+    void visit(const Select *op) override {
+        found.push_back("select");
+        IRVisitor::visit(op);
+    }
+    void visit(const Min *op) override {
+        found.push_back("min");
+        IRVisitor::visit(op);
+    }
+    void visit(const Max *op) override {
+        found.push_back("max");
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+            op->is_intrinsic(Call::if_then_else)) {
+            found.push_back(op->name);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Load *op) override {
+        if (!is_const_one(op->predicate)) found.push_back("predicated load");
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        if (!is_const_one(op->predicate)) found.push_back("predicated store");
+        IRVisitor::visit(op);
+    }
+};
+
+class HasLoop : public IRVisitor {
+public:
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const For *) override { found = true; }
+};
+
+// The innermost loops of `func`'s update (the FMA body of the micro-kernel). Halide makes Func
+// names unique per process, so "acc" may appear as "acc$3".
+class ComputeLoops : public IRVisitor {
+public:
+    explicit ComputeLoops(const std::string &func) : pattern("^" + func + R"((\$[0-9]+)?\.s1\.)") {}
+    std::regex pattern;
+    int checked = 0;
+    std::vector<std::string> violations;
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        HasLoop inner;
+        op->body.accept(&inner);
+        if (!inner.found && std::regex_search(op->name, pattern)) {
+            checked++;
+            GuardFinder g;
+            op->body.accept(&g);
+            if (!g.found.empty()) violations.push_back(op->name + ": " + g.found[0]);
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+// Threads per block of every GPU kernel (product of nested constant thread-loop extents).
+class GpuThreads : public IRVisitor {
+public:
+    int64_t max_threads = 0;
+    bool non_constant = false;
+    int64_t current = 1;
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        if (op->for_type == ForType::GPUThread) {
+            const int64_t *e = as_const_int(op->extent);
+            if (!e) non_constant = true;
+            int64_t saved = current;
+            current *= e ? *e : 1;
+            max_threads = std::max(max_threads, current);
+            IRVisitor::visit(op);
+            current = saved;
+            return;
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+void visit_all(const Built &b, IRVisitor *v) {
+    REQUIRE(!b.lowered.empty());
+    for (const Stmt &s : b.lowered) s.accept(v);
+}
+
+// The PTX Halide produced (kept in the host module as a buffer of source text).
+std::string ptx_of(const Module &m) {
+    for (const Buffer<> &b : m.buffers()) {
+        if (b.name().find("gpu_source_kernels") != std::string::npos) {
+            const char *p = (const char *)b.data();
+            return std::string(p, strnlen(p, b.size_in_bytes()));
+        }
+    }
+    return "";
+}
+
+struct GeneratorCase {
+    std::string generator;
+    bool has_matmul;
+};
+const std::vector<GeneratorCase> all_generators = {{"dense", true},           {"batch_matmul_nt", true},
+                                                   {"batch_matmul_nn", true}, {"unsharp", false},
+                                                   {"layernorm", false},      {"softmax", false}};
+
+Target cuda_target() {
+    return Target("host-cuda-cuda_capability_80");
+}
+
+std::string run(const std::string &cmd) {
+    std::string out;
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("matmul micro-kernels are guard-free for every shape (host)", "[lowered]") {
+    for (const auto &g : all_generators) {
+        if (!g.has_matmul) continue;
+        DYNAMIC_SECTION(g.generator) {
+            Built m = build(g.generator, get_host_target());
+            ComputeLoops loops("acc");
+            visit_all(m, &loops);
+            INFO(g.generator);
+            CHECK(loops.checked > 0);
+            CHECK(loops.violations.empty());
+            for (const auto &v : loops.violations) UNSCOPED_INFO(v);
+        }
+    }
+}
+
+TEST_CASE("matmul micro-kernels are guard-free for every shape (CUDA)", "[lowered][cuda]") {
+    for (const auto &g : all_generators) {
+        if (!g.has_matmul) continue;
+        DYNAMIC_SECTION(g.generator) {
+            Built m = build(g.generator, cuda_target());
+            ComputeLoops loops("acc");
+            visit_all(m, &loops);
+            CHECK(loops.checked > 0);
+            CHECK(loops.violations.empty());
+        }
+    }
+}
+
+TEST_CASE("the guard detector sees the guards of a naive schedule", "[lowered]") {
+    // The checker must be able to fail: a GuardWithIf split of the reduction leaves an if.
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w");
+    Var n("n"), m("m");
+    RVar ko("ko"), ki("ki");
+    RDom k(0, x.dim(0).extent(), "k");
+    Func acc("acc"), y("y");
+    acc(n, m) = 0.f;
+    acc(n, m) += x(k, m) * w(k, n);
+    y(n, m) = acc(n, m);
+    acc.compute_root().update().split(k, ko, ki, 8, TailStrategy::GuardWithIf).vectorize(n, 8, TailStrategy::GuardWithIf);
+    Pipeline p(y);
+    Built b;
+    p.add_custom_lowering_pass(new RecordStmt(&b.lowered));
+    b.module = p.compile_to_module({x, w}, "naive", get_host_target());
+    ComputeLoops loops("acc");
+    visit_all(b, &loops);
+    CHECK(loops.checked > 0);
+    CHECK(!loops.violations.empty());
+}
+
+TEST_CASE("GPU kernels stay within 1024 threads per block", "[lowered][cuda]") {
+    for (const auto &g : all_generators) {
+        DYNAMIC_SECTION(g.generator) {
+            Built m = build(g.generator, cuda_target());
+            GpuThreads t;
+            visit_all(m, &t);
+            CHECK(!t.non_constant);
+            CHECK(t.max_threads >= 1);
+            CHECK(t.max_threads <= 1024);
+        }
+    }
+}
+
+TEST_CASE("ptxas accepts the PTX of every generator for sm_90 with no spills", "[ptxas][cuda]") {
+    const std::string ptxas = DIET_PTXAS;
+    if (ptxas.empty() || run("'" + ptxas + "' --version 2>&1").find("ptxas") == std::string::npos) {
+        WARN("SKIPPED: the CUDA toolkit's ptxas was not found at configure time (install it at /usr/local/cuda)");
+        return;
+    }
+    for (const auto &g : all_generators) {
+        DYNAMIC_SECTION(g.generator) {
+            Built m = build(g.generator, cuda_target());
+            const std::string ptx = "diet_ptx_" + g.generator + ".ptx";
+            std::string text = ptx_of(m.module);
+            REQUIRE(text.find(".entry") != std::string::npos);
+            std::ofstream(ptx) << text;
+            std::string log = run("'" + ptxas + "' -arch=sm_90 -v " + ptx + " -o /dev/null 2>&1; echo rc=$?");
+            INFO(log);
+            CHECK(log.find("rc=0") != std::string::npos);
+            std::smatch mt;
+            std::regex spill(R"(([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads)");
+            int kernels = 0;
+            for (auto it = std::sregex_iterator(log.begin(), log.end(), spill); it != std::sregex_iterator(); ++it) {
+                kernels++;
+                CHECK((*it)[1] == "0");
+                CHECK((*it)[2] == "0");
+            }
+            CHECK(kernels > 0);
+            std::regex smem(R"(([0-9]+) bytes smem)");
+            for (auto it = std::sregex_iterator(log.begin(), log.end(), smem); it != std::sregex_iterator(); ++it) {
+                CHECK(std::stoi((*it)[1]) <= 48 * 1024);
+            }
+            std::remove(ptx.c_str());
+        }
+    }
+}

@@ -1,0 +1,243 @@
+// Unit tests of the plugin's pieces: options, shape family, DAG patterns, micro-kernel space.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "Halide.h"
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "options/Options.h"
+#include "plugin/Diet.h"
+#include "space/MicroKernel.h"
+
+using namespace Halide;
+using namespace diet;
+
+namespace {
+
+// y(n, m) = sum_k x(k, m) * w(k, n), x rows = 16*T with T in [1, 128].
+struct DensePipeline {
+    ImageParam x{Float(32), 2, "x"}, w{Float(32), 2, "w"};
+    Param<int> T{"T", 32, 1, 128};
+    Func acc{"acc"}, y{"y"};
+    Var n{"n"}, m{"m"};
+    DensePipeline() {
+        RDom k(0, 64, "k");
+        acc(n, m) = 0.f;
+        acc(n, m) += x(k, m) * w(k, n);
+        y(n, m) = acc(n, m);
+        x.dim(0).set_estimate(0, 64);
+        x.dim(1).set_estimate(0, 16 * T);
+        w.set_estimates({{0, 64}, {0, 96}});
+        y.set_estimates({{0, 96}, {0, 16 * T}});
+    }
+    std::vector<Internal::Function> outputs() const { return {y.function()}; }
+};
+
+}  // namespace
+
+TEST_CASE("HL_DIET_SHAPES accepts the range, step and list forms", "[options]") {
+    auto s = parse_shape_specs("T=1:4,B=2:10:4,C=1,8,64");
+    REQUIRE(s.size() == 3);
+    CHECK(s[0].name == "T");
+    CHECK(s[0].values == std::vector<int64_t>{1, 2, 3, 4});
+    CHECK(s[1].values == std::vector<int64_t>{2, 6, 10});
+    CHECK(s[2].values == std::vector<int64_t>{1, 8, 64});
+}
+
+TEST_CASE("malformed options are user errors that name the problem", "[options]") {
+    auto message_of = [](const std::map<std::string, std::string> &kv) {
+        try {
+            Options::from_map(kv);
+        } catch (const CompileError &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(message_of({{"shapes", "T=5:1"}}), Catch::Contains("is empty"));
+    CHECK_THAT(message_of({{"shapes", "T=1:x"}}), Catch::Contains("not an integer"));
+    CHECK_THAT(message_of({{"shapes", "T"}}), Catch::Contains("NAME=MIN:MAX"));
+    CHECK_THAT(message_of({{"shapes", "T=1:8,T=2:3"}}), Catch::Contains("names T twice"));
+    CHECK_THAT(message_of({{"shapes", "T=1:8:0"}}), Catch::Contains("step must be positive"));
+    CHECK_THAT(message_of({{"samples", "0"}}), Catch::Contains("samples must be in"));
+    CHECK_THAT(message_of({{"samples", "eight"}}), Catch::Contains("not an integer"));
+    CHECK_THAT(message_of({{"debug", "maybe"}}), Catch::Contains("not a boolean"));
+    CHECK_THAT(message_of({{"tile", "8"}}), Catch::Contains("unknown option 'tile'") && Catch::Contains("HL_DIET_tile"));
+}
+
+TEST_CASE("environment variables are read as options", "[options]") {
+    setenv("HL_DIET_SAMPLES", "5", 1);
+    auto kv = Options::environment_map();
+    unsetenv("HL_DIET_SAMPLES");
+    REQUIRE(kv.count("samples"));
+    CHECK(Options::from_map(kv).samples == 5);
+}
+
+TEST_CASE("the shape family comes from a ranged parameter used in symbolic estimates", "[analysis]") {
+    DensePipeline d;
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    REQUIRE(fam.vars.size() == 1);
+    CHECK(fam.vars[0].name == "T");
+    CHECK(fam.size() == 128);
+    CHECK(fam.vars[0].representative == 128);  // no estimate on T: the largest value
+
+    auto shapes = fam.training_shapes(8, 0);
+    REQUIRE(shapes.size() == 8);
+    CHECK(shapes.front().at("T") == 1);
+    CHECK(shapes.back().at("T") == 128);
+    CHECK(fam.training_shapes(8, 0) == fam.training_shapes(8, 0));
+
+    auto [lo, hi] = fam.range_of(16 * d.T, shapes);
+    CHECK(lo == 16);
+    CHECK(hi == 2048);
+}
+
+TEST_CASE("HL_DIET_SHAPES overrides the range", "[analysis]") {
+    DensePipeline d;
+    Options o;
+    o.shapes = parse_shape_specs("T=16:64:16");
+    ShapeFamily fam = read_shape_family(d.outputs(), o);
+    CHECK(fam.vars[0].values == std::vector<int64_t>{16, 32, 48, 64});
+    CHECK(fam.training_shapes(8, 0).size() == 4);  // the whole family
+}
+
+TEST_CASE("several shape variables are sampled deterministically with both corners", "[analysis]") {
+    ImageParam x(Float(32), 2, "x");
+    Param<int> T("T", 8, 1, 64), B("B", 2, 1, 8);
+    Func y("y");
+    Var i("i"), j("j");
+    y(i, j) = x(i, j) * 2.f;
+    y.set_estimates({{0, 4 * B}, {0, 16 * T}});
+    ShapeFamily fam = read_shape_family({y.function()}, Options{});
+    REQUIRE(fam.vars.size() == 2);
+    CHECK(fam.size() == 64 * 8);
+    auto a = fam.training_shapes(8, 7), b = fam.training_shapes(8, 7);
+    CHECK(a == b);
+    CHECK(a.size() == 8);
+    CHECK(a[0] == Shape{{"B", 1}, {"T", 1}});
+    CHECK(a[1] == Shape{{"B", 8}, {"T", 64}});
+}
+
+TEST_CASE("estimates are made constant before codegen", "[analysis]") {
+    DensePipeline d;
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    concretize_estimates(d.outputs(), Shape{{"T", 4}});
+    for (const auto &b : d.y.function().schedule().estimates()) {
+        CHECK(Internal::is_const(b.extent));
+    }
+    CHECK(Internal::is_const(d.x.parameter().extent_constraint_estimate(1)));
+    CHECK(constant_value(d.x.parameter().extent_constraint_estimate(1)) == 64);
+}
+
+TEST_CASE("the DAG finds the matmul-like stage and its strided operand", "[analysis]") {
+    DensePipeline d;
+    FunctionDAG dag(d.outputs());
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    CHECK(p.acc == d.acc.name());
+    CHECK(p.host == d.y.name());
+    CHECK(p.reduction_extent == 64);
+    CHECK(p.acc_arg_of_host_dim == std::vector<int>{0, 1});
+    bool w_strided = false, x_broadcast = false;
+    for (const auto &o : p.operands) {
+        if (o.func.rfind("w_im", 0) == 0) w_strided = o.strided_along_vector();
+        if (o.func.rfind("x_im", 0) == 0) x_broadcast = o.vector_arg == -1;
+    }
+    CHECK(w_strided);
+    CHECK(x_broadcast);
+    // get_func indices follow Halide's topological order.
+    Pipeline pl(d.y);
+    for (const FuncNode &n : dag.nodes()) {
+        CHECK(pl.get_func(n.pipeline_index).name() == n.name);
+    }
+}
+
+TEST_CASE("an inline sum() with permuted arguments is still a matmul", "[analysis]") {
+    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
+    Var i("i"), j("j");
+    RDom r(0, 32, "r");
+    Func y("y");
+    y(j, i) = sum(a(r, i) * b(j, r));
+    FunctionDAG dag({y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    CHECK(dag.matmuls()[0].host == y.name());
+}
+
+TEST_CASE("a reduction defined on the output is reported, not tiled", "[analysis]") {
+    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
+    Var i("i"), j("j");
+    RDom r(0, 32, "r");
+    Func y("y");
+    y(j, i) = 0.f;
+    y(j, i) += a(r, i) * b(j, r);
+    FunctionDAG dag({y.function()});
+    CHECK(dag.matmuls().empty());
+    REQUIRE(dag.unmatched_reductions().count(y.name()));
+    CHECK_THAT(dag.unmatched_reductions().at(y.name()), Catch::Contains("itself an output"));
+}
+
+TEST_CASE("CPU micro-kernels respect the register file and the cache", "[space]") {
+    DensePipeline d;
+    FunctionDAG dag(d.outputs());
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    auto shapes = fam.training_shapes(8, 0);
+    MatmulExtents ext = matmul_extents(dag.matmuls()[0], fam, shapes);
+    for (int bits : {128, 256, 512}) {
+        CpuLimits lim;
+        lim.vector_bits = bits;
+        lim.vector_registers = bits == 512 ? 32 : 16;
+        lim.cores = 2;
+        auto space = enumerate_cpu_kernels(dag.matmuls()[0], ext, lim);
+        REQUIRE(!space.empty());
+        for (const MicroKernel &k : space) {
+            CHECK(k.cpu.vector_width == bits / 32);
+            CHECK(k.cpu.vectors * k.cpu.rows + k.cpu.vectors + 1 <= lim.vector_registers);
+            CHECK(64 % k.cpu.k_unroll == 0);
+            auto v = tile_variants(k);
+            CHECK(v.back().cols == 1);
+            CHECK(v.back().rows == 1);
+            CHECK(v.front().cols == k.cpu.tile_cols());
+        }
+        MicroKernel best = choose_by_heuristic(space, ext, 2);
+        CHECK(best.to_string() == choose_by_heuristic(space, ext, 2).to_string());
+    }
+}
+
+TEST_CASE("GPU micro-kernels respect thread and register limits", "[space]") {
+    DensePipeline d;
+    FunctionDAG dag(d.outputs());
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    MatmulExtents ext = matmul_extents(dag.matmuls()[0], fam, fam.training_shapes(8, 0));
+    GpuLimits lim;
+    auto space = enumerate_gpu_kernels(dag.matmuls()[0], ext, lim);
+    REQUIRE(!space.empty());
+    for (const MicroKernel &k : space) {
+        int threads = k.cuda.threads_x * k.cuda.threads_y;
+        CHECK(threads <= lim.max_threads_per_block);
+        CHECK(threads % lim.warp_size == 0);
+        int regs = k.cuda.reg_x * k.cuda.reg_y + k.cuda.reg_x + k.cuda.reg_y + 24;
+        CHECK(regs * threads <= lim.registers_per_block);
+        CHECK(tile_variants(k).back().threads_x * tile_variants(k).back().threads_y == 1);
+    }
+}
+
+TEST_CASE("the heuristic score rewards shapes that fill the machine", "[space]") {
+    MicroKernel k;
+    k.cpu = {8, 2, 4, 1, 1, false};
+    MatmulExtents small, large;
+    small.host_extents = {{16, 4}};
+    large.host_extents = {{1024, 1024}};
+    CHECK(heuristic_score(k, large, 8) > heuristic_score(k, small, 8));
+}
+
+TEST_CASE("the same pipeline and options give the same schedule source", "[plugin]") {
+    std::string first, second;
+    for (std::string *out : {&first, &second}) {
+        DensePipeline d;
+        // Halide makes Func names unique within a process (acc, acc$2, ...): compare without suffixes.
+        std::string src = autoschedule(Pipeline(d.y), get_host_target(), 2, 0, Options{}).schedule_source;
+        *out = std::regex_replace(src, std::regex(R"([$_][0-9]+\b)"), "");
+    }
+    CHECK(first == second);
+    CHECK_THAT(first, Catch::Contains("specialize("));
+}
