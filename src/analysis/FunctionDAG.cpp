@@ -165,7 +165,14 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
             for (const Call *call : c.func_calls) {
                 if (call->name != n.name && index_.count(call->name)) n.producers.insert(call->name);
             }
-            n.is_input_wrapper = !n.has_updates() && c.func_calls.empty();
+        }
+    }
+    // Funcs that only read inputs, directly or through other such Funcs (an ImageParam's "x_im",
+    // boundary conditions): cheap to recompute wherever they are used. Producers come first.
+    for (FuncNode &n : nodes_) {
+        n.is_input_wrapper = !n.is_extern && !n.has_updates() && !n.is_output;
+        for (const std::string &p : n.producers) {
+            n.is_input_wrapper &= nodes_[index_.at(p)].is_input_wrapper;
         }
     }
     for (FuncNode &n : nodes_) {

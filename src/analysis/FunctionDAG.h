@@ -55,7 +55,7 @@ struct FuncNode {
     int pipeline_index = -1;   // the index Pipeline::get_func takes
     bool is_output = false;
     bool is_extern = false;
-    bool is_input_wrapper = false;  // reads only input buffers and scalars (e.g. "x_im", boundary conditions)
+    bool is_input_wrapper = false;  // reads only inputs, directly or via such Funcs ("x_im", boundary conditions)
     bool pointwise_consumed = false;  // every consumer reads it at its own pure coordinates
     std::vector<StageNode> stages;
     std::set<std::string> producers, consumers;

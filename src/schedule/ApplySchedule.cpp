@@ -66,37 +66,42 @@ private:
             return;  // inlined: Halide's default
         }
         if (!n.is_output) w_.compute_root(ref(n.name));
+        std::vector<StageRef> untouched;
         for (const StageNode &s : n.stages) {
             StageRef st = w_.stage(ref(n.name), s.index, s);
-            if (gpu_) {
-                default_gpu_stage(st, s);
-            } else {
-                default_cpu_stage(st, s, lanes_of(n));
-            }
+            bool applied = gpu_ ? default_gpu_stage(st, s) : default_cpu_stage(st, s, lanes_of(n));
+            if (!applied && s.index > 0) untouched.push_back(st);
         }
+        // An update left with its default serial loops (e.g. a scatter with no pure variable) is
+        // intended; say so, or Halide warns that it may have been forgotten.
+        for (StageRef &st : untouched) w_.unscheduled(st);
         notes_.push_back("Func " + n.name + ": " + (n.is_output ? "output" : "computed at root") +
                          ", default " + (gpu_ ? "GPU tiling" : "parallel/vectorized loops") + ".");
     }
 
     // Vectorize the innermost pure loop (guarded tail), parallelize the outermost pure loop.
-    void default_cpu_stage(StageRef &st, const StageNode &s, int lanes) {
-        if (s.loops.empty()) return;
+    bool default_cpu_stage(StageRef &st, const StageNode &s, int lanes) {
+        if (s.loops.empty()) return false;
+        bool applied = false;
         const LoopVar &inner = s.loops.front(), &outer = s.loops.back();
         if (!outer.is_rvar && s.loops.size() >= 2 && outer.name != inner.name) {
             w_.parallel(st, outer.name);
+            applied = true;
         }
         if (!inner.is_rvar && lanes > 1) {
             w_.split(st, inner.name, inner.name + "_vo", inner.name + "_vi", lanes, TailStrategy::GuardWithIf);
             w_.vectorize(st, inner.name + "_vi");
+            applied = true;
         }
+        return applied;
     }
 
     // 16x16 (or 256 x 1) thread blocks over the pure loops; reductions run inside each thread.
-    void default_gpu_stage(StageRef &st, const StageNode &s) {
+    bool default_gpu_stage(StageRef &st, const StageNode &s) {
         std::vector<std::string> pure = s.pure_vars(), rv = s.rvars();
         if (pure.empty()) {
             w_.gpu_single_thread(st);
-            return;
+            return true;
         }
         std::vector<std::string> order = rv, threads, blocks;
         const int per_dim = pure.size() == 1 ? 256 : 16;
@@ -112,6 +117,7 @@ private:
         w_.reorder(st, order);
         w_.gpu_threads(st, threads);
         w_.gpu_blocks(st, blocks);
+        return true;
     }
 
     // ---- the matmul micro-kernel -------------------------------------------------------------

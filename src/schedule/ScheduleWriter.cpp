@@ -226,6 +226,11 @@ void ScheduleWriter::gpu_single_thread(StageRef &s) {
     emit(s.ident + ".gpu_single_thread();");
 }
 
+void ScheduleWriter::unscheduled(StageRef &s) {
+    s.stage.unscheduled();
+    emit(s.ident + ".unscheduled();");
+}
+
 std::string ScheduleWriter::source() const {
     std::ostringstream o;
     // Halide's .schedule.h prologue already says `using` for Func, MemoryType, RVar, TailStrategy, Var.

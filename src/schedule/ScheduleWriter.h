@@ -57,6 +57,7 @@ public:
     void gpu_blocks(StageRef &s, const std::vector<std::string> &vars);
     void gpu_threads(StageRef &s, const std::vector<std::string> &vars);
     void gpu_single_thread(StageRef &s);
+    void unscheduled(StageRef &s);  // says a stage's default loops are intended
 
     // Declarations first (every Func is fetched before any wrapper changes the pipeline's
     // topological order), then the directives in the order they were applied.

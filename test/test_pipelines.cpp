@@ -1,0 +1,152 @@
+// Diet loaded as a real plugin (dlopen, as GenGen's -p does) schedules pipelines of many kinds;
+// each is compared, JIT-compiled, with the same algorithm under Halide's default schedule.
+#include <catch2/catch.hpp>
+
+#include "Halide.h"
+
+#include <functional>
+#include <random>
+
+using namespace Halide;
+
+namespace {
+
+void load_diet() {
+    static bool loaded = [] {
+        load_plugin(DIET_PLUGIN_PATH);
+        return true;
+    }();
+    (void)loaded;
+}
+
+Buffer<float> random_buffer(std::vector<int> sizes, int seed) {
+    Buffer<float> b(sizes);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    b.for_each_value([&](float &v) { v = u(rng); });
+    return b;
+}
+
+float max_abs_diff(const Buffer<float> &a, const Buffer<float> &b) {
+    float worst = 0;
+    a.for_each_element([&](const int *pos) { worst = std::max(worst, std::abs(a(pos) - b(pos))); });
+    return worst;
+}
+
+// Builds the algorithm into fresh Funcs: called twice, once for Diet and once for the reference.
+using Builder = std::function<Func(ImageParam &in, Expr T)>;
+
+void check_pipeline(const std::string &name, const Builder &build, int dims, const std::vector<int> &Ts,
+                    const std::function<std::vector<int>(int)> &input_size,
+                    const std::function<std::vector<int>(int)> &output_size) {
+    load_diet();
+    ImageParam in(Float(32), dims, "in");
+    Param<int> T("T", 8, 1, 64);
+    Func scheduled = build(in, T);
+    Pipeline p(scheduled);
+    p.auto_schedule("Diet", get_host_target(), MachineParams(2, 1 << 20, 40));
+
+    ImageParam in_ref(Float(32), dims, "in_ref");
+    Func reference = build(in_ref, 8);  // the same algorithm, constant estimates, default schedule
+    for (int t : Ts) {
+        INFO(name << " at T=" << t);
+        Buffer<float> input = random_buffer(input_size(t), t);
+        in.set(input);
+        T.set(t);
+        in_ref.set(input);
+        Buffer<float> out = p.realize(output_size(t));
+        Buffer<float> ref = reference.realize(output_size(t));
+        CHECK(max_abs_diff(out, ref) <= 1e-4f);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("inline sum() matmul with a batch dimension and permuted arguments", "[pipelines]") {
+    // y(j, i, b) = sum_r in(r, i, b) * in(j, r, b): square [T, T, 3] operands.
+    check_pipeline(
+        "bmm",
+        [](ImageParam &in, Expr T) {
+            Var i("i"), j("j"), b("b");
+            RDom r(0, in.dim(0).extent(), "r");
+            Func y("y");
+            y(j, i, b) = sum(in(r, i, b) * in(j, r, b));
+            y.set_estimates({{0, T}, {0, T}, {0, 3}});
+            in.set_estimates({{0, T}, {0, T}, {0, 3}});
+            return y;
+        },
+        3, {1, 2, 5, 17, 64}, [](int t) { return std::vector<int>{t, t, 3}; },
+        [](int t) { return std::vector<int>{t, t, 3}; });
+}
+
+TEST_CASE("a three-stage stencil chain with a boundary condition", "[pipelines]") {
+    check_pipeline(
+        "stencil",
+        [](ImageParam &in, Expr T) {
+            Var x("x"), y("y");
+            Func c = BoundaryConditions::repeat_edge(in);
+            Func s1("s1"), s2("s2"), s3("s3");
+            s1(x, y) = c(x - 1, y) + c(x, y) + c(x + 1, y);
+            s2(x, y) = s1(x, y - 1) + s1(x, y) + s1(x, y + 1);
+            s3(x, y) = s2(x - 2, y) * 0.5f + s2(x + 2, y);
+            s3.set_estimates({{0, 16 * T}, {0, 9 * T}});
+            return s3;
+        },
+        2, {1, 3, 8, 37}, [](int t) { return std::vector<int>{16 * t, 9 * t}; },
+        [](int t) { return std::vector<int>{16 * t, 9 * t}; });
+}
+
+TEST_CASE("a histogram (scatter update with an RDom of symbolic extent)", "[pipelines]") {
+    check_pipeline(
+        "histogram",
+        [](ImageParam &in, Expr T) {
+            Var x("x");
+            RDom r(0, in.dim(0).extent(), 0, in.dim(1).extent(), "r");
+            Func h("h"), out("out");
+            h(x) = 0.f;
+            Expr bin = clamp(cast<int>((in(r.x, r.y) + 1.f) * 8.f), 0, 15);
+            h(bin) += 1.f;
+            out(x) = h(x) * 2.f;
+            out.set_estimates({{0, 16}});
+            return out;
+        },
+        2, {1, 4, 33}, [](int t) { return std::vector<int>{7 * t, t}; },
+        [](int) { return std::vector<int>{16}; });
+}
+
+TEST_CASE("row reductions, softmax-like, with a scan", "[pipelines]") {
+    check_pipeline(
+        "softmax_scan",
+        [](ImageParam &in, Expr T) {
+            Var c("c"), m("m");
+            RDom r(0, in.dim(0).extent(), "r");
+            Func mx("mx"), e("e"), s("s"), out("out"), scan("scan");
+            mx(m) = maximum(in(r, m));
+            e(c, m) = exp(in(c, m) - mx(m));
+            s(m) = sum(e(r, m));
+            scan(c, m) = e(c, m) / s(m);
+            RDom rs(1, in.dim(0).extent() - 1, "rs");
+            scan(rs, m) = scan(rs, m) + scan(rs - 1, m);
+            out(c, m) = scan(c, m);
+            out.set_estimates({{0, 64}, {0, 16 * T}});
+            return out;
+        },
+        2, {1, 2, 9}, [](int t) { return std::vector<int>{64, 16 * t}; },
+        [](int t) { return std::vector<int>{64, 16 * t}; });
+}
+
+TEST_CASE("a downsample and an upsample of odd sizes", "[pipelines]") {
+    check_pipeline(
+        "resample",
+        [](ImageParam &in, Expr T) {
+            Var x("x"), y("y");
+            Func c = BoundaryConditions::mirror_interior(in);
+            Func down("down"), up("up");
+            down(x, y) = (c(2 * x, y) + c(2 * x + 1, y)) * 0.5f;
+            up(x, y) = down(x / 2, y) + c(x, y);
+            up.set_estimates({{0, 10 * T}, {0, 3 * T}});
+            return up;
+        },
+        2, {1, 5, 13}, [](int t) { return std::vector<int>{10 * t, 3 * t}; },
+        [](int t) { return std::vector<int>{10 * t, 3 * t}; });
+}
