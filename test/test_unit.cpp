@@ -237,7 +237,7 @@ TEST_CASE("the same pipeline and options give the same schedule source", "[plugi
         // Halide makes Func names unique within a process (acc, acc$2, ...): compare without suffixes.
         std::string src = autoschedule(Pipeline(d.y), get_host_target(), 2, 0, Options{}).schedule_source;
         src = std::regex_replace(src, std::regex(R"(\$[0-9]+)"), "");
-        *out = std::regex_replace(src, std::regex(R"(\b(acc|y|w_im|x_im)_[0-9]+\b)"), "$1");
+        *out = std::regex_replace(src, std::regex(R"((acc|y|w_im|x_im)_[0-9]+)"), "$1");
     }
     CHECK(first == second);
     CHECK_THAT(first, Catch::Contains("specialize("));
