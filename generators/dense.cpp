@@ -21,6 +21,9 @@ class Dense : public Generator<Dense> {
 public:
     GeneratorParam<int> K{"K", 768};
     GeneratorParam<int> N{"N", 2304};
+    // false: constant estimates (at T=32) even when autoscheduling, for schedulers such as
+    // Mullapudi2016 that pass estimates through to Halide 14's codegen, which needs constants.
+    GeneratorParam<bool> symbolic_estimates{"symbolic_estimates", true};
 
     Input<Buffer<float>> x{"x", 2};
     Input<Buffer<float>> w{"w", 2};
@@ -45,7 +48,7 @@ public:
         // to fold them before codegen; without an autoscheduler we fold them
         // here, at T's own estimate.
         T.set_estimate(32);
-        Expr t = auto_schedule ? Expr(T) : Expr(32);
+        Expr t = (auto_schedule && symbolic_estimates) ? Expr(T) : Expr(32);
         x.dim(0).set_estimate(0, (int)K);
         x.dim(1).set_estimate(0, 16 * t);
         w.set_estimates({{0, (int)K}, {0, (int)N}});

@@ -104,12 +104,3 @@ void register_autoscheduler() {
 }
 
 }  // namespace diet
-
-#ifdef DIET_REGISTER_PLUGIN
-namespace {
-// Runs when GenGen dlopen()s the plugin (-p libautoschedule_diet.so).
-struct HALIDE_EXPORT RegisterDiet {
-    RegisterDiet() { diet::register_autoscheduler(); }
-} register_diet;
-}  // namespace
-#endif

@@ -202,23 +202,30 @@ void ScheduleWriter::parallel(StageRef &s, const std::string &v) {
 }
 
 void ScheduleWriter::gpu_blocks(StageRef &s, const std::vector<std::string> &vars) {
-    std::vector<std::string> ids;
-    for (const auto &v : vars) ids.push_back(var(s, v));
-    if (vars.size() == 1) s.stage.gpu_blocks(handle(s, vars[0]));
-    if (vars.size() == 2) s.stage.gpu_blocks(handle(s, vars[0]), handle(s, vars[1]));
-    if (vars.size() == 3) s.stage.gpu_blocks(handle(s, vars[0]), handle(s, vars[1]), handle(s, vars[2]));
-    internal_assert(!vars.empty() && vars.size() <= 3);
-    emit(s.ident + ".gpu_blocks(" + join(ids) + ");");
+    gpu_loops(s, vars, true);
 }
 
 void ScheduleWriter::gpu_threads(StageRef &s, const std::vector<std::string> &vars) {
+    gpu_loops(s, vars, false);
+}
+
+// Halide's gpu_blocks/gpu_threads take one to three loop variables as separate arguments.
+void ScheduleWriter::gpu_loops(StageRef &s, const std::vector<std::string> &vars, bool blocks) {
+    internal_assert(!vars.empty() && vars.size() <= 3) << "Diet: 1 to 3 GPU loop variables\n";
+    std::vector<VarOrRVar> h;
     std::vector<std::string> ids;
-    for (const auto &v : vars) ids.push_back(var(s, v));
-    if (vars.size() == 1) s.stage.gpu_threads(handle(s, vars[0]));
-    if (vars.size() == 2) s.stage.gpu_threads(handle(s, vars[0]), handle(s, vars[1]));
-    if (vars.size() == 3) s.stage.gpu_threads(handle(s, vars[0]), handle(s, vars[1]), handle(s, vars[2]));
-    internal_assert(!vars.empty() && vars.size() <= 3);
-    emit(s.ident + ".gpu_threads(" + join(ids) + ");");
+    for (const auto &v : vars) {
+        h.push_back(handle(s, v));
+        ids.push_back(var(s, v));
+    }
+    const VarOrRVar &a = h[0], &b = h[std::min<size_t>(1, h.size() - 1)], &c = h.back();
+    Stage &st = s.stage;
+    if (blocks) {
+        h.size() == 1 ? st.gpu_blocks(a) : h.size() == 2 ? st.gpu_blocks(a, b) : st.gpu_blocks(a, b, c);
+    } else {
+        h.size() == 1 ? st.gpu_threads(a) : h.size() == 2 ? st.gpu_threads(a, b) : st.gpu_threads(a, b, c);
+    }
+    emit(s.ident + (blocks ? ".gpu_blocks(" : ".gpu_threads(") + join(ids) + ");");
 }
 
 void ScheduleWriter::gpu_single_thread(StageRef &s) {

@@ -74,6 +74,7 @@ private:
     std::string var(const StageRef &s, const std::string &name);  // identifier, declaring it on first use
     Halide::VarOrRVar handle(const StageRef &s, const std::string &name) const;
     void emit(const std::string &stmt);
+    void gpu_loops(StageRef &s, const std::vector<std::string> &vars, bool blocks);
 };
 
 std::string tail_name(Halide::TailStrategy t);
