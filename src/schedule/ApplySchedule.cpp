@@ -15,7 +15,7 @@ namespace {
 class Applier {
 public:
     Applier(const FunctionDAG &dag, const Target &t, const CpuLimits &cpu, ScheduleWriter &w)
-        : dag_(dag), target_(t), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()) {}
+        : dag_(dag), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()) {}
 
     std::vector<std::string> run(const std::vector<KernelChoice> &kernels) {
         std::set<std::string> handled;
@@ -36,7 +36,6 @@ public:
 
 private:
     const FunctionDAG &dag_;
-    Target target_;
     CpuLimits cpu_;
     ScheduleWriter &w_;
     bool gpu_;
