@@ -8,6 +8,7 @@
 #include "analysis/ShapeFamily.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
+#include "schedule/Instantiate.h"
 #include "space/MicroKernel.h"
 
 using namespace Halide;
@@ -62,6 +63,9 @@ TEST_CASE("malformed options are user errors that name the problem", "[options]"
     CHECK_THAT(message_of({{"samples", "0"}}), Catch::Contains("samples must be in"));
     CHECK_THAT(message_of({{"samples", "eight"}}), Catch::Contains("not an integer"));
     CHECK_THAT(message_of({{"debug", "maybe"}}), Catch::Contains("not a boolean"));
+    CHECK_THAT(message_of({{"timeout", "-1"}}), Catch::Contains("timeout must be"));
+    CHECK_THAT(message_of({{"timeout", "5s"}}), Catch::Contains("timeout must be"));
+    CHECK(Options::from_map({{"timeout", "2.5"}}).timeout_seconds == 2.5);
     CHECK_THAT(message_of({{"tile", "8"}}), Catch::Contains("unknown option 'tile'") && Catch::Contains("HL_DIET_tile"));
 }
 
@@ -241,4 +245,31 @@ TEST_CASE("the same pipeline and options give the same schedule source", "[plugi
     }
     CHECK(first == second);
     CHECK_THAT(first, Catch::Contains("specialize("));
+}
+
+TEST_CASE("candidates compile on copies and match the unscheduled reference", "[schedule]") {
+    DensePipeline d;
+    FunctionDAG dag(d.outputs());
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    MatmulExtents ext = matmul_extents(dag.matmuls()[0], fam, fam.training_shapes(4, 0));
+    CpuLimits lim = CpuLimits::for_target(get_host_target(), 2, 0);
+    auto space = enumerate_cpu_kernels(dag.matmuls()[0], ext, lim);
+    Buffer<float> x(64, 16 * 3), w(64, 96);
+    x.for_each_element([&](int k, int m) { x(k, m) = (float)((k * 3 + m * 7) % 13) - 6.f; });
+    w.for_each_element([&](int k, int n) { w(k, n) = (float)((k * 5 + n) % 11) - 5.f; });
+    d.x.set(x);
+    d.w.set(w);
+    d.T.set(3);
+        // Candidates are made before the estimates are made constant: take the family's samples first.
+    Buffer<float> ref = unscheduled_copy(d.outputs(), Shape{{"T", 3}}).realize({96, 48});
+    for (size_t i : {size_t(0), space.size() / 2, space.size() - 1}) {
+        Candidate c{{{dag.matmuls()[0], space[i]}}};
+        INFO(c.describe());
+        Buffer<float> out = instantiate(d.outputs(), c, get_host_target(), lim, Shape{{"T", 3}}).realize({96, 48});
+        float worst = 0;
+        out.for_each_element([&](int n, int m) { worst = std::max(worst, std::abs(out(n, m) - ref(n, m))); });
+        CHECK(worst == 0.f);
+    }
+    // The original Funcs stay unscheduled.
+    CHECK(d.acc.function().schedule().compute_level().is_inlined());
 }

@@ -13,7 +13,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "seed", "debug"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "seed", "debug", "timeout", "log"};
     return keys;
 }
 
@@ -144,6 +144,20 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             o.seed = (uint64_t)s;
         } else if (key == "debug") {
             o.debug = parse_bool(value, what);
+        } else if (key == "timeout") {
+            double t = 0;
+            size_t used = 0;
+            try {
+                t = std::stod(value, &used);
+            } catch (...) {
+                used = 0;
+            }
+            user_assert(used == value.size() && used > 0 && t > 0 && t <= 86400)
+                << "Diet: option timeout must be a number of seconds in (0, 86400], got '" << value << "'.\n";
+            o.timeout_seconds = t;
+        } else if (key == "log") {
+            user_assert(!value.empty()) << "Diet: option log must be a file path.\n";
+            o.log_path = value;
         }
     }
     return o;

@@ -24,6 +24,8 @@ struct Options {
     int samples = 8;                   // "samples": training shapes drawn from the family
     uint64_t seed = 0;                 // "seed": makes every random choice reproducible
     bool debug = false;                // "debug": print the applied schedule source to stderr
+    double timeout_seconds = 10.0;     // "timeout": one measurement's limit; past it the candidate is recorded as hung
+    std::string log_path;              // "log": the tuning log (JSON lines); empty: none
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);
