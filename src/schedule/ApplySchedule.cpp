@@ -172,7 +172,7 @@ private:
         const std::string task = nm.batch.empty() ? "n_t" : "task";
         if (!gpu_) {
             w_.compute_at(acc, host, "n_p", false);
-            if (k.cpu.stage_strided) stage_operands(p, acc, host, task);
+            if (k.cpu.stage_strided) stage_operands(p, acc, host, task, k.cpu.vector_width);
         } else {
             w_.compute_at(acc, host, "n_t", false);
             w_.store_in(acc, MemoryType::Register);
@@ -207,7 +207,7 @@ private:
 
     // Operands read across the vector dimension are copied, per parallel task, into a panel
     // whose innermost storage dimension is the vector one, so the compute loop loads vectors.
-    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task) {
+    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task, int lanes) {
         for (const ContractionOperand &o : p.operands) {
             if (!o.strided_along_vector()) continue;
             FuncRef s = w_.wrapper(ref(o.func), acc);
@@ -219,7 +219,20 @@ private:
                 if (a != o.vector_arg) order.push_back(args[a].name());
             }
             w_.reorder_storage(s, order);
+            if (o.vector_arg > 0 && lanes > 1) transpose_in_blocks(s, args[0].name(), args[o.vector_arg].name(), lanes);
         }
+    }
+
+    // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
+    // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
+    // dense loads and shuffles rather than one scalar load per element.
+    void transpose_in_blocks(FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes) {
+        StageRef st = w_.stage(s, 0, StageNode{});
+        w_.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
+        w_.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
+        w_.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
+        w_.vectorize(st, src_inner + "_i");
+        w_.vectorize(st, dst_inner + "_i");
     }
 
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm,
