@@ -1,0 +1,204 @@
+#include "cost/PackSumModel.h"
+
+#include "Halide.h"
+#include "common/Errors.h"
+
+#include <xgboost/c_api.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+namespace diet {
+
+namespace {
+
+void check(int rc, const char *what) {
+    user_assert(rc == 0) << "Diet: XGBoost " << what << " failed: " << XGBGetLastError() << "\n";
+}
+
+// All rows of all programs as one dense matrix, with the program each row belongs to.
+struct PackedRows {
+    std::vector<float> data;
+    std::vector<size_t> program_of_row;
+    size_t width = 0;
+};
+
+PackedRows pack(const std::vector<FeatureRows> &programs) {
+    PackedRows p;
+    for (size_t i = 0; i < programs.size(); i++) {
+        for (const auto &row : programs[i]) {
+            if (p.width == 0) p.width = row.size();
+            user_assert(row.size() == p.width) << "Diet: feature rows of different widths (" << row.size() << " vs "
+                                               << p.width << ")\n";
+            p.data.insert(p.data.end(), row.begin(), row.end());
+            p.program_of_row.push_back(i);
+        }
+    }
+    return p;
+}
+
+struct DMatrix {
+    DMatrixHandle h = nullptr;
+    explicit DMatrix(const PackedRows &p) {
+        check(XGDMatrixCreateFromMat(p.data.data(), p.program_of_row.size(), p.width, NAN, &h), "DMatrix");
+    }
+    ~DMatrix() {
+        if (h) XGDMatrixFree(h);
+    }
+};
+
+std::vector<float> row_margins(BoosterHandle b, const DMatrix &m, size_t rows) {
+    bst_ulong len = 0;
+    const float *out = nullptr;
+    // option 1: raw margins (no transformation); training=1 keeps it deterministic with dropout-free trees.
+    check(XGBoosterPredict(b, m.h, 1, 0, 1, &len, &out), "predict");
+    internal_assert(len == rows);
+    return std::vector<float>(out, out + len);
+}
+
+std::vector<float> sum_per_program(const std::vector<float> &rows, const std::vector<size_t> &program_of_row,
+                                   size_t programs) {
+    std::vector<float> s(programs, 0.f);
+    for (size_t r = 0; r < rows.size(); r++) s[program_of_row[r]] += rows[r];
+    return s;
+}
+
+}  // namespace
+
+PackSumModel::PackSumModel(PackSumModelParams p) : params_(p) {}
+
+PackSumModel::~PackSumModel() {
+    reset();
+}
+
+void PackSumModel::reset() {
+    if (booster_) XGBoosterFree((BoosterHandle)booster_);
+    booster_ = nullptr;
+}
+
+void PackSumModel::train(const std::vector<FeatureRows> &programs, const std::vector<float> &labels) {
+    user_assert(programs.size() == labels.size()) << "Diet: " << programs.size() << " programs but " << labels.size()
+                                                  << " labels\n";
+    reset();
+    training_programs_ = programs.size();
+    if (programs.empty()) return;
+    PackedRows rows = pack(programs);
+    if (rows.program_of_row.empty()) return;
+    DMatrix dtrain(rows);
+    BoosterHandle b = nullptr;
+    check(XGBoosterCreate(&dtrain.h, 1, &b), "create");
+    booster_ = b;
+    auto set = [&](const char *k, const std::string &v) { check(XGBoosterSetParam(b, k, v.c_str()), k); };
+    set("max_depth", std::to_string(params_.max_depth));
+    set("eta", std::to_string(params_.eta));
+    set("gamma", std::to_string(params_.gamma));
+    set("min_child_weight", std::to_string(params_.min_child_weight));
+    set("seed", std::to_string(params_.seed));
+    set("nthread", std::to_string(params_.threads));
+    set("base_score", "0");
+    set("verbosity", "0");
+    set("disable_default_eval_metric", "1");
+
+    // Labels normalized to (0, 1] so that the weights (= labels) are comparable across runs.
+    float top = 0;
+    for (float y : labels) top = std::max(top, y);
+    std::vector<float> y(labels.size());
+    for (size_t i = 0; i < labels.size(); i++) y[i] = top > 0 ? std::max(0.f, labels[i]) / top : 0.f;
+
+    const size_t n = rows.program_of_row.size();
+    std::vector<float> grad(n), hess(n);
+    double best_rmse = INFINITY;
+    int best_round = 0;
+    rounds_used_ = 0;
+    for (int round = 0; round < params_.rounds; round++) {
+        std::vector<float> sums = sum_per_program(row_margins(b, dtrain, n), rows.program_of_row, programs.size());
+        double se = 0;
+        for (size_t i = 0; i < sums.size(); i++) se += (sums[i] - y[i]) * (sums[i] - y[i]);
+        double rmse = std::sqrt(se / sums.size());
+        if (rmse < best_rmse - 1e-9) {
+            best_rmse = rmse;
+            best_round = round;
+        } else if (round - best_round >= params_.early_stop_rounds) {
+            break;
+        }
+        for (size_t r = 0; r < n; r++) {
+            size_t p = rows.program_of_row[r];
+            float w = std::max(y[p], 1e-3f);  // a zero weight would drop the program entirely
+            grad[r] = (sums[p] - y[p]) * w;
+            hess[r] = w;
+        }
+        check(XGBoosterBoostOneIter(b, dtrain.h, grad.data(), hess.data(), n), "boost");
+        rounds_used_ = round + 1;
+    }
+}
+
+std::vector<float> PackSumModel::predict(const std::vector<FeatureRows> &programs) const {
+    if (!booster_ || training_programs_ < (size_t)params_.warmup_programs) {
+        // Not enough data to trust a model: seeded noise keeps the search exploring, reproducibly.
+        std::mt19937_64 rng(params_.seed + programs.size());
+        std::uniform_real_distribution<float> u(0.f, 1.f);
+        std::vector<float> s(programs.size());
+        for (float &v : s) v = u(rng);
+        return s;
+    }
+    PackedRows rows = pack(programs);
+    if (rows.program_of_row.empty()) return std::vector<float>(programs.size(), 0.f);
+    DMatrix m(rows);
+    return sum_per_program(row_margins((BoosterHandle)booster_, m, rows.program_of_row.size()), rows.program_of_row,
+                           programs.size());
+}
+
+void PackSumModel::save(const std::string &path) const {
+    user_assert(booster_) << "Diet: cannot save an untrained cost model to " << path << "\n";
+    // XGBoost picks the format from the file name's extension (".json", ".ubj", else binary), so
+    // the temporary keeps it: model.json is written as model.json.tmp.json.
+    const size_t dot = path.find_last_of('.'), slash = path.find_last_of('/');
+    const std::string ext = (dot != std::string::npos && (slash == std::string::npos || dot > slash)) ? path.substr(dot) : "";
+    const std::string tmp = path + ".tmp" + ext;
+    check(XGBoosterSaveModel((BoosterHandle)booster_, tmp.c_str()), "save");
+    user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
+}
+
+bool PackSumModel::load(const std::string &path, std::string *why) {
+    if (FILE *f = std::fopen(path.c_str(), "rb")) {
+        std::fclose(f);
+    } else {
+        if (why) *why = "cannot open " + path;
+        return false;
+    }
+    BoosterHandle b = nullptr;
+    if (XGBoosterCreate(nullptr, 0, &b) != 0 || XGBoosterLoadModel(b, path.c_str()) != 0) {
+        if (why) *why = std::string("not an XGBoost model: ") + XGBGetLastError();
+        if (b) XGBoosterFree(b);
+        return false;
+    }
+    reset();
+    booster_ = b;
+    training_programs_ = (size_t)params_.warmup_programs;  // a saved model is past its warm-up
+    return true;
+}
+
+double kendall_tau(const std::vector<double> &a, const std::vector<double> &b) {
+    internal_assert(a.size() == b.size());
+    double concordant = 0, discordant = 0, ties_a = 0, ties_b = 0;
+    for (size_t i = 0; i < a.size(); i++) {
+        for (size_t j = i + 1; j < a.size(); j++) {
+            double da = a[i] - a[j], db = b[i] - b[j];
+            if (da == 0 && db == 0) continue;
+            if (da == 0) {
+                ties_a++;
+            } else if (db == 0) {
+                ties_b++;
+            } else if ((da > 0) == (db > 0)) {
+                concordant++;
+            } else {
+                discordant++;
+            }
+        }
+    }
+    double denom = std::sqrt((concordant + discordant + ties_a) * (concordant + discordant + ties_b));
+    return denom > 0 ? (concordant - discordant) / denom : 0.0;
+}
+
+}  // namespace diet
