@@ -13,7 +13,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "seed", "debug", "timeout", "log"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report"};
     return keys;
 }
 
@@ -155,9 +155,17 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             user_assert(used == value.size() && used > 0 && t > 0 && t <= 86400)
                 << "Diet: option timeout must be a number of seconds in (0, 86400], got '" << value << "'.\n";
             o.timeout_seconds = t;
-        } else if (key == "log") {
-            user_assert(!value.empty()) << "Diet: option log must be a file path.\n";
-            o.log_path = value;
+        } else if (key == "log" || key == "model" || key == "report") {
+            user_assert(!value.empty()) << "Diet: option " << key << " must be a file path.\n";
+            (key == "log" ? o.log_path : key == "model" ? o.model_path : o.report_path) = value;
+        } else if (key == "trials") {
+            int64_t n = parse_int(value, what);
+            user_assert(n >= 0 && n <= 100000) << "Diet: option trials must be in [0, 100000], got " << n << ".\n";
+            o.trials = (int)n;
+        } else if (key == "mode") {
+            user_assert(value == "joint" || value == "per_shape" || value == "max_shape")
+                << "Diet: option mode must be joint, per_shape or max_shape, got '" << value << "'.\n";
+            o.mode = value;
         }
     }
     return o;

@@ -26,6 +26,10 @@ struct Options {
     bool debug = false;                // "debug": print the applied schedule source to stderr
     double timeout_seconds = 10.0;     // "timeout": one measurement's limit; past it the candidate is recorded as hung
     std::string log_path;              // "log": the tuning log (JSON lines); empty: none
+    int trials = 0;                    // "trials": measurements in total; 0: no measurement (model or heuristic)
+    std::string mode = "joint";        // "mode": joint | per_shape | max_shape
+    std::string model_path;            // "model": the cost model file, loaded if present, saved after tuning
+    std::string report_path;           // "report": JSON report of the tuning run
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

@@ -164,6 +164,24 @@ std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const Mat
     return out;
 }
 
+int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &ext) {
+    const std::vector<TileVariant> variants = tile_variants(k);
+    const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
+    int64_t outer = 1;
+    for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
+    const TileVariant &t = fitting_variant(variants, cols, rows);
+    if (!k.gpu) {
+        int64_t panel_cols = (int64_t)t.cols * k.cpu.panel_tiles;
+        return (cols + panel_cols - 1) / panel_cols * outer;
+    }
+    return ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
+}
+
+double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
+    const TileVariant &t = fitting_variant(tile_variants(k), ext[0], ext.size() > 1 ? ext[1] : 1);
+    return 1.0 / (redundancy(ext[0], t.cols) * (ext.size() > 1 ? redundancy(ext[1], t.rows) : 1.0));
+}
+
 double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers) {
     const std::vector<TileVariant> variants = tile_variants(k);
     double total = 0;

@@ -53,6 +53,12 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim);
 
+// How many micro-kernel instances (CPU parallel tasks, GPU blocks) cover an output of these extents
+// (per host dimension), and the fraction of the computed points that are not recomputed because the
+// last tile was shifted inwards (DietCode's f_pad for ShiftInwards tiles).
+int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &extents);
+double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &extents);
+
 // The named analytic heuristic ("register-tile intensity heuristic"): predicted throughput of
 // a kernel at one shape = FMAs per operand load of its register tile, times the fraction of
 // cores/SMs busy, divided by the work it recomputes when tiles are shifted inwards. The score
