@@ -165,7 +165,11 @@ private:
         FuncRef &host = ref(p.host);
         FuncRef &acc = ref(p.acc);
         const FuncNode &hn = dag_.node(p.host), &an = dag_.node(p.acc);
-        const std::vector<TileVariant> variants = tile_variants(k);
+        std::vector<TileVariant> variants = tile_variants(k);
+        if (!kc.only_for_extents.empty()) {
+            const auto &e = kc.only_for_extents;
+            variants = {fitting_variant(variants, e[0], e.size() > 1 ? e[1] : 1)};
+        }
 
         // Func-level placement, shared by every variant (Halide takes compute_at from the
         // general case, so every variant keeps the same loop names).

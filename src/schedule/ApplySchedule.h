@@ -16,6 +16,10 @@ namespace diet {
 struct KernelChoice {
     MatmulPattern pattern;
     MicroKernel kernel;
+    // Empty: the whole chain of tile variants (every shape). Else the host's extents at one shape:
+    // only the variant that fits them, without specialize(), which compiles several times faster
+    // (for measuring and featurizing a candidate at that shape; the code that runs is the same).
+    std::vector<int64_t> only_for_extents;
 };
 
 // Returns one human-readable line per decision (placement and micro-kernel of each Func).

@@ -48,7 +48,7 @@ Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, c
         bool found = false;
         for (const MatmulPattern &p : dag.matmuls()) {
             if (p.acc == k.pattern.acc) {
-                kernels.push_back({p, k.kernel});
+                kernels.push_back({p, k.kernel, k.only_for_extents});
                 found = true;
             }
         }
