@@ -3,6 +3,7 @@
 #include "common/Errors.h"
 
 #include <algorithm>
+#include <mutex>
 #include <random>
 #include <set>
 #include <sstream>
@@ -71,7 +72,42 @@ std::vector<int64_t> values_of_param(const Parameter &p, const std::string &used
     return v;
 }
 
+struct RememberedEstimates {
+    Parameter param;
+    std::vector<Expr> min, extent;
+};
+
+std::mutex &registry_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+std::vector<RememberedEstimates> &registry() {
+    static std::vector<RememberedEstimates> r;
+    return r;
+}
+
+const RememberedEstimates &remember(const Parameter &p) {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    for (const auto &r : registry()) {
+        if (r.param.same_as(p)) return r;
+    }
+    RememberedEstimates r{p, {}, {}};
+    for (int d = 0; d < p.dimensions(); d++) {
+        r.min.push_back(p.min_constraint_estimate(d));
+        r.extent.push_back(p.extent_constraint_estimate(d));
+    }
+    registry().push_back(r);
+    return registry().back();
+}
+
 }  // namespace
+
+std::pair<Expr, Expr> original_estimate(const Parameter &p, int dim) {
+    const RememberedEstimates &r = remember(p);
+    internal_assert(dim >= 0 && dim < (int)r.min.size());
+    return {r.min[dim], r.extent[dim]};
+}
 
 uint64_t ShapeFamily::size() const {
     uint64_t n = 1;
@@ -223,8 +259,9 @@ ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Option
         if (!p.is_buffer()) continue;
         for (int d = 0; d < p.dimensions(); d++) {
             std::string where = "the estimate of buffer " + p.name() + " dimension " + std::to_string(d);
-            if (p.min_constraint_estimate(d).defined()) collect(p.min_constraint_estimate(d), where + " (min)");
-            if (p.extent_constraint_estimate(d).defined()) collect(p.extent_constraint_estimate(d), where);
+            auto [min, extent] = original_estimate(p, d);
+            if (min.defined()) collect(min, where + " (min)");
+            if (extent.defined()) collect(extent, where);
         }
     }
 
@@ -285,8 +322,9 @@ void concretize_estimates(const std::vector<Function> &outputs, const Shape &sha
         Parameter p = kv.second;
         if (!p.is_buffer()) continue;
         for (int d = 0; d < p.dimensions(); d++) {
-            p.set_min_constraint_estimate(d, fix(p.min_constraint_estimate(d)));
-            p.set_extent_constraint_estimate(d, fix(p.extent_constraint_estimate(d)));
+            auto [min, extent] = original_estimate(p, d);
+            p.set_min_constraint_estimate(d, fix(min));
+            p.set_extent_constraint_estimate(d, fix(extent));
         }
     }
 }

@@ -50,4 +50,10 @@ ShapeFamily read_shape_family(const std::vector<Halide::Internal::Function> &out
 // estimate (output Funcs and buffer parameters) at `shape`.
 void concretize_estimates(const std::vector<Halide::Internal::Function> &outputs, const Shape &shape);
 
+// An input buffer parameter is shared by every copy of a pipeline, so once one copy is compiled at
+// one shape its estimates are constants. The estimates as the user wrote them are remembered (per
+// Parameter, process-wide) the first time Diet reads or rewrites them; this returns them, min and
+// extent of dimension `dim`, whatever was written into the Parameter since.
+std::pair<Halide::Expr, Halide::Expr> original_estimate(const Halide::Internal::Parameter &p, int dim);
+
 }  // namespace diet

@@ -6,9 +6,12 @@
 #include "emit/ScheduleSource.h"
 #include "schedule/ApplySchedule.h"
 #include "schedule/ScheduleWriter.h"
+#include "search/Tuner.h"
 #include "space/Hardware.h"
 #include "space/MicroKernel.h"
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <thread>
 #include <type_traits>
@@ -17,6 +20,21 @@ namespace diet {
 
 using namespace Halide;
 using namespace Halide::Internal;
+
+namespace {
+// Writes a temporary file next to `path`, then renames it over `path`: readers see the old file or
+// the new one, never a partial one.
+void write_file_atomically(const std::string &path, const std::string &text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        user_assert(out.good()) << "Diet: cannot write " << tmp << "\n";
+    }
+    user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
+}
+}  // namespace
 
 DietResult autoschedule(const Pipeline &pipeline, const Target &target, int parallelism,
                         int64_t last_level_cache_bytes, const Options &opts) {
@@ -45,6 +63,12 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         std::cerr << "[diet] " << p.acc << ": " << space.size() << " candidate micro-kernels, heuristic picks "
                   << best.to_string() << "\n";
         kernels.push_back({p, best});
+    }
+
+    if (opts.trials > 0 || !opts.model_path.empty()) {
+        TuneResult tuned = tune(outputs, dag, family, training, kernels, target, cpu, gpu, opts);
+        kernels = tuned.kernels;
+        if (!opts.report_path.empty()) write_file_atomically(opts.report_path, tuned.report.dump(2) + "\n");
     }
 
     ScheduleWriter writer(opts.debug);

@@ -11,7 +11,10 @@ using namespace Halide::Internal;
 std::string Candidate::describe() const {
     std::string s;
     for (const KernelChoice &k : kernels) {
-        s += (s.empty() ? "" : ";") + k.pattern.acc + ":" + k.kernel.to_string();
+        // Without Halide's per-process uniquifying suffix ("acc$4"): the key must be stable
+        // across runs, for the tuning log.
+        std::string name = k.pattern.acc.substr(0, k.pattern.acc.find('$'));
+        s += (s.empty() ? "" : ";") + name + ":" + k.kernel.to_string();
     }
     return s.empty() ? std::string("default") : s;
 }

@@ -1,0 +1,187 @@
+#include "measure/Measure.h"
+#include "common/Errors.h"
+#include "measure/Fingerprint.h"
+#include "measure/Inputs.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <new>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+MeasureSetup MeasureSetup::from_options(const Options &o, const Target &t) {
+    MeasureSetup s;
+    s.target = t;
+    s.runner.limits.timeout_seconds = o.timeout_seconds;
+    s.runner.seed = o.seed;
+    s.log_path = o.log_path;
+    return s;
+}
+
+Measurer::Measurer(MeasureSetup setup) : setup_(std::move(setup)) {
+    if (setup_.work_dir.empty()) {
+        const char *tmp = std::getenv("TMPDIR");
+        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/diet-measure-XXXXXX";
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back(0);
+        user_assert(mkdtemp(buf.data())) << "Diet: cannot create a temporary directory " << pattern << "\n";
+        dir_ = buf.data();
+        own_dir_ = true;
+    } else {
+        dir_ = setup_.work_dir;
+    }
+}
+
+Measurer::~Measurer() {
+    // The libraries are removed as soon as they are measured, so the directory is empty.
+    if (own_dir_) rmdir(dir_.c_str());
+}
+
+ShapeBench *Measurer::find_bench(const std::string &key) {
+    for (auto it = benches_.begin(); it != benches_.end(); ++it) {
+        if (it->first == key) {
+            benches_.splice(benches_.end(), benches_, it);  // most recently used last
+            return benches_.back().second.get();
+        }
+    }
+    return nullptr;
+}
+
+void Measurer::keep_bench(const std::string &key, std::unique_ptr<ShapeBench> b) {
+    benches_.emplace_back(key, std::move(b));
+    int64_t total = 0;
+    for (const auto &kv : benches_) total += kv.second->bytes();
+    while (benches_.size() > 1 && total > setup_.reference_cache_bytes) {
+        total -= benches_.front().second->bytes();
+        benches_.pop_front();
+    }
+}
+
+std::vector<TuningRecord> Measurer::measure_variants(const Pipeline &reference, const std::vector<Variant> &variants,
+                                                     const Shape &shape, const std::string &fingerprint) {
+    return measure_with_specs(reference, argument_specs(reference, shape), variants, shape, fingerprint);
+}
+
+std::vector<TuningRecord> Measurer::measure_with_specs(const Pipeline &reference, const std::vector<ArgSpec> &specs,
+                                                       const std::vector<Variant> &variants, const Shape &shape,
+                                                       const std::string &fingerprint) {
+    const Target &target = setup_.target;
+    bool cuda = target.has_feature(Target::CUDA);
+    if (cuda) {
+        std::string why = cuda_unusable_reason();
+        user_assert(why.empty()) << cuda_missing_message(target.to_string(), why) << "\n";
+    }
+    Target ref_target = reference_target(target);
+    std::string key = pipeline_fingerprint(reference, ref_target) + "|" + ShapeFamily::to_string(shape) + "|" +
+                      std::to_string(setup_.runner.seed);
+    ShapeBench *bench = find_bench(key);
+
+    // The reference is built with the candidates (in parallel) unless its output is cached.
+    std::vector<BuildRequest> requests;
+    std::string prefix = "diet" + std::to_string(getpid()) + "_";
+    if (!bench) requests.push_back({prefix + std::to_string(next_symbol_++), reference, ref_target});
+    for (const Variant &v : variants) requests.push_back({prefix + std::to_string(next_symbol_++), v.pipeline, target});
+    Builder builder(dir_, setup_.build_jobs);
+    std::vector<BuildResult> built = builder.build(requests);
+    size_t first_variant = bench ? 0 : 1;
+
+    std::string shared_error;  // a failure that concerns every variant of this call
+    if (!bench) {
+        const BuildResult &ref = built[0];
+        if (!ref.ok()) {
+            shared_error = "no reference: it did not build: " + ref.error;
+        } else {
+            try {
+                auto b = std::make_unique<ShapeBench>(specs, setup_.runner.seed);
+                std::string err = b->run_reference({ref.library, ref.symbol, false}, setup_.runner);
+                if (err.empty()) {
+                    bench = b.get();
+                    keep_bench(key, std::move(b));
+                } else {
+                    shared_error = "no reference: " + err;
+                }
+            } catch (const std::bad_alloc &) {
+                shared_error = "the inputs of this shape do not fit in memory";
+            }
+            unlink(ref.library.c_str());
+        }
+    }
+
+    std::vector<TuningRecord> records;
+    for (size_t i = 0; i < variants.size(); i++) {
+        const BuildResult &b = built[first_variant + i];
+        TuningRecord r;
+        r.pipeline = fingerprint;
+        r.target = target.to_string();
+        r.shape = shape;
+        r.micro_kernel = variants[i].label;
+        r.features_digest = variants[i].features_digest;
+        r.unix_time = (int64_t)std::time(nullptr);
+        r.mode = cuda ? (setup_.runner.cold_l2 ? "cuda-cold" : "cuda-warm") : "cpu";
+        if (!b.ok()) {
+            r.error = b.error;
+        } else if (!shared_error.empty()) {
+            r.error = shared_error;
+        } else {
+            Outcome o = bench->measure({b.library, b.symbol, cuda}, setup_.runner);
+            r.median_seconds = o.median_seconds;
+            r.repeats = o.repeats;
+            r.max_rel_error = o.max_rel_error;
+            r.mode = o.mode;
+            r.error = o.error;
+        }
+        if (b.ok()) unlink(b.library.c_str());
+        if (!setup_.log_path.empty()) append_record(setup_.log_path, r);
+        records.push_back(r);
+    }
+    return records;
+}
+
+Pipeline pipeline_of(const std::vector<Function> &outputs) {
+    return Pipeline(std::vector<Func>(outputs.begin(), outputs.end()));
+}
+
+std::vector<std::pair<Shape, std::vector<size_t>>> group_by_shape(const std::vector<MeasureJob> &jobs) {
+    std::vector<std::pair<Shape, std::vector<size_t>>> groups;
+    for (size_t i = 0; i < jobs.size(); i++) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == jobs[i].shape; });
+        if (it == groups.end()) {
+            groups.push_back({jobs[i].shape, {}});
+            it = groups.end() - 1;
+        }
+        it->second.push_back(i);
+    }
+    return groups;
+}
+
+std::vector<TuningRecord> Measurer::measure_candidates(const std::vector<Function> &outputs,
+                                                       const std::vector<MeasureJob> &jobs, const CpuLimits &cpu) {
+    std::string fingerprint = pipeline_fingerprint(outputs, setup_.target);
+    std::vector<TuningRecord> records(jobs.size());
+    SavedEstimates saved(outputs);
+    for (const auto &[shape, indices] : group_by_shape(jobs)) {
+        // The arguments from the caller's (symbolic) estimates; then the copies, whose making
+        // writes this shape's constants into the shared input Parameters: all of it here, before
+        // the parallel build of this shape's pipelines.
+        saved.restore();
+        std::vector<ArgSpec> specs = argument_specs(pipeline_of(outputs), shape);
+        Pipeline reference = unscheduled_copy(outputs, shape);
+        std::vector<Variant> variants;
+        for (size_t i : indices) {
+            variants.push_back({jobs[i].candidate.describe(),
+                                instantiate(outputs, jobs[i].candidate, setup_.target, cpu, shape),
+                                jobs[i].features_digest});
+        }
+        std::vector<TuningRecord> got = measure_with_specs(reference, specs, variants, shape, fingerprint);
+        for (size_t k = 0; k < indices.size(); k++) records[indices[k]] = got[k];
+    }
+    return records;
+}
+
+}  // namespace diet
