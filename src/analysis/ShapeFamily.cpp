@@ -109,6 +109,17 @@ std::pair<Expr, Expr> original_estimate(const Parameter &p, int dim) {
     return {r.min[dim], r.extent[dim]};
 }
 
+std::vector<Expr> original_extent_estimates(const Pipeline &p, const std::string &name) {
+    std::vector<Function> outputs;
+    for (const Func &f : p.outputs()) outputs.push_back(f.function());
+    std::vector<Expr> extents;
+    for (auto &kv : all_params(outputs)) {
+        if (!kv.second.is_buffer() || kv.first != name) continue;
+        for (int d = 0; d < kv.second.dimensions(); d++) extents.push_back(original_estimate(kv.second, d).second);
+    }
+    return extents;
+}
+
 uint64_t ShapeFamily::size() const {
     uint64_t n = 1;
     for (const auto &v : vars) n *= v.values.size();

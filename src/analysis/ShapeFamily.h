@@ -56,4 +56,8 @@ void concretize_estimates(const std::vector<Halide::Internal::Function> &outputs
 // extent of dimension `dim`, whatever was written into the Parameter since.
 std::pair<Halide::Expr, Halide::Expr> original_estimate(const Halide::Internal::Parameter &p, int dim);
 
+// The extent estimate of every dimension of the input buffer `name` of `p`, as the user wrote them
+// (see original_estimate); empty when `p` has no such buffer parameter.
+std::vector<Halide::Expr> original_extent_estimates(const Halide::Pipeline &p, const std::string &name);
+
 }  // namespace diet

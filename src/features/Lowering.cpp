@@ -221,13 +221,15 @@ ShapeBinding bind_shape(const Pipeline &p, const Shape &shape) {
     }
     for (const Argument &a : args) {
         if (!a.is_buffer()) continue;
-        const Region &r = a.argument_estimates.buffer_estimates;
+        // The estimates as written (maybe symbolic), not what compiling a copy at another shape
+        // left in the shared Parameter.
+        std::vector<Expr> r = original_extent_estimates(p, a.name);
         std::vector<int64_t> extents;
         for (int d = 0; d < a.dimensions; d++) {
             const std::string what = "input buffer " + a.name + ", dimension " + std::to_string(d);
-            user_assert(d < (int)r.size()) << "Diet: " << what << " has no estimate.\n";
-            extents.push_back(estimate_at(r[d].extent, b.scalars, what));
-            note_varying(a.name, d, a.dimensions, r[d].extent);
+            user_assert(d < (int)r.size() && r[d].defined()) << "Diet: " << what << " has no estimate.\n";
+            extents.push_back(estimate_at(r[d], b.scalars, what));
+            note_varying(a.name, d, a.dimensions, r[d]);
         }
         b.buffers[a.name] = extents;
     }

@@ -53,7 +53,13 @@ std::vector<ArgSpec> argument_specs(Pipeline p, const Shape &shape) {
         s.type = a.type;
         if (a.is_buffer()) {
             s.kind = ArgKind::Input;
-            const Region &est = a.argument_estimates.buffer_estimates;
+            // The extents as the user wrote them (maybe symbolic): compiling a copy at another shape
+            // leaves constants in the shared Parameter (see original_estimate).
+            Region est = a.argument_estimates.buffer_estimates;
+            std::vector<Expr> original = original_extent_estimates(p, a.name);
+            for (size_t d = 0; d < original.size() && d < est.size(); d++) {
+                if (original[d].defined()) est[d] = Range(est[d].min, original[d]);
+            }
             for (int d = 0; d < a.dimensions; d++) {
                 bool has = d < (int)est.size() && est[d].min.defined() && est[d].extent.defined();
                 user_assert(has) << "Diet: the input buffer " << a.name << " has no estimate for dimension " << d
