@@ -228,7 +228,11 @@ SearchResult evolutionary_search(const std::vector<MicroKernel> &space, const st
         }
     }
 
-    // Shapes never measured successfully take the best predicted kernel.
+    // Shapes never measured successfully take the best predicted kernel (the whole space is
+    // scored only when some shape needs it: predicting can be expensive).
+    bool all_measured = true;
+    for (const auto &b : result.best_seconds) all_measured &= b.has_value();
+    if (all_measured) return result;
     std::vector<size_t> every(space.size());
     for (size_t i = 0; i < every.size(); i++) every[i] = i;
     auto scores = predict(every);
