@@ -100,3 +100,32 @@ TEST_CASE("with no trials and no model nothing is measured", "[tuner]") {
     diet::autoschedule(Pipeline(d.y), get_host_target(), 2, 0, o);
     CHECK(!std::ifstream(o.report_path).good());  // the heuristic decided; no tuning report
 }
+
+// Issue 4's model-quality bar. Hidden from the default run (the "[.slow]" tag: about 4 minutes,
+// and it does not pass yet: measured late held-out tau 0.40, all held-out 0.18 on the 2-core VM).
+// Run it with: build/test/test_tuner "[slow]"
+TEST_CASE("tuning the BERT dense layer with 64 trials predicts held-out candidates (tau >= 0.5)", "[tuner][.slow]") {
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w");
+    Param<int> T("T", 32, 1, 128);
+    Func acc("acc"), y("y");
+    Var n("n"), m("m");
+    RDom k(0, 768, "k");
+    acc(n, m) = 0.f;
+    acc(n, m) += x(k, m) * w(k, n);
+    y(n, m) = acc(n, m);
+    x.dim(0).set_estimate(0, 768);
+    x.dim(1).set_estimate(0, 16 * T);
+    w.set_estimates({{0, 768}, {0, 2304}});
+    y.set_estimates({{0, 2304}, {0, 16 * T}});
+    const std::string report = "diet_test_tuner_dense.json";
+    diet::Options o = diet::Options::from_map({{"trials", "64"}, {"report", report}, {"seed", "1"}});
+    diet::autoschedule(Pipeline(y), get_host_target(), 2, 0, o);
+    nlohmann::json r = read_json(report);
+    const auto &stage = r["stages"][0];
+    CHECK(r["measurements"] == 64);
+    INFO(stage.dump(2));
+    REQUIRE(stage.contains("kendall_tau_held_out_late"));
+    CHECK(stage["held_out_pairs_late"].get<int>() >= 8);
+    CHECK(stage["kendall_tau_held_out_late"].get<double>() >= 0.5);
+    std::remove(report.c_str());
+}

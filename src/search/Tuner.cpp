@@ -135,7 +135,7 @@ public:
             one.reduction_max = ext_.reduction_max;
             return heuristic_score(mk, one, workers_);
         }
-        return std::max(0.f, model_.predict({features(k)})[0]) * label_scale_ * adapt;
+        return std::max(0.f, model_.predict({rows_at(k, s)})[0]) * label_scale_ * adapt;
     }
 
     std::optional<double> seconds_of(size_t k, size_t s) const {
@@ -144,12 +144,48 @@ public:
     }
 
     double flops(size_t s) const { return flops_[s]; }
+
+    // Model quality per shape: among the kernels measured at a shape, is the one the model ranks
+    // first within 10% of the measured best? Returns the fraction of shapes where it is (shapes
+    // with fewer than two measured kernels are left out), -1 when none qualifies.
+    double top1_within_10_percent() {
+        std::map<size_t, std::vector<std::pair<size_t, double>>> at;  // shape -> (kernel, seconds)
+        for (const auto &[key, secs] : measured_) {
+            if (secs) at[key.second].emplace_back(key.first, *secs);
+        }
+        int shapes = 0, hits = 0;
+        for (const auto &[s, ks] : at) {
+            if (ks.size() < 2) continue;
+            double best = INFINITY, pred_best = -1, pred_secs = 0;
+            for (auto [k, secs] : ks) {
+                best = std::min(best, secs);
+                double p = predicted_throughput(k, s);
+                if (p > pred_best) {
+                    pred_best = p;
+                    pred_secs = secs;
+                }
+            }
+            shapes++;
+            hits += pred_secs <= 1.1 * best;
+        }
+        return shapes ? (double)hits / shapes : -1.0;
+    }
     double model_seconds() const { return model_seconds_; }
     double measure_seconds() const { return measure_seconds_; }
     double occupancy_k() const { return occupancy_k_; }
     int measurements() const { return measurements_; }
     int log_hits() const { return log_hits_; }
-    const std::vector<std::pair<double, double>> &held_out() const { return held_out_; }
+    // Kendall's tau of held-out predictions made by models trained on at least `min_trained` programs.
+    std::pair<double, size_t> held_out_tau(size_t min_trained) const {
+        std::vector<double> pred, meas;
+        for (const HeldOut &h : held_out_) {
+            if (h.trained_on < min_trained) continue;
+            pred.push_back(h.predicted);
+            meas.push_back(h.measured);
+        }
+        return {pred.size() >= 2 ? kendall_tau(pred, meas) : 0.0, pred.size()};
+    }
+    size_t trained_on() const { return trained_on_; }
     void warm_start(const std::string &path) {
         std::string why;
         if (model_.load(path, &why)) {
@@ -186,7 +222,12 @@ private:
     double occupancy_k_ = 1.0;
     double model_seconds_ = 0, measure_seconds_ = 0;
     int measurements_ = 0, log_hits_ = 0;
-    std::vector<std::pair<double, double>> held_out_;  // (predicted, measured) throughput before training on it
+    struct HeldOut {
+        double predicted, measured;  // throughput, predicted before the model saw this measurement
+        size_t trained_on;           // programs the predicting model was trained on
+    };
+    std::vector<HeldOut> held_out_;
+    size_t trained_on_ = 0;
 
     Candidate candidate(size_t k, size_t s) const {
         Candidate c{current_};
@@ -232,6 +273,21 @@ private:
         return features_.emplace(k, rows).first->second;
     }
 
+    // The kernel's shape-generic rows with the shape's context appended to each (log2p of the
+    // output extents, of the micro-kernel instances and of the work). The generic features
+    // describe one task; on the CPU a task also loops over all rows, and how much work a task has
+    // decides how well it amortizes its panel copy and its weight traffic: the context lets the one
+    // joint model learn that, which f_occ and f_pad alone do not capture.
+    FeatureRows rows_at(size_t k, size_t s) {
+        FeatureRows rows = features(k);
+        std::vector<float> context;
+        for (int64_t e : ext_.host_extents[s]) context.push_back(log2p((float)e));
+        context.push_back(log2p((float)kernel_instances(space_[k], ext_.host_extents[s])));
+        context.push_back(log2p((float)flops_[s]));
+        for (auto &r : rows) r.insert(r.end(), context.begin(), context.end());
+        return rows;
+    }
+
     std::vector<std::optional<double>> measure_pairs(const std::vector<std::pair<size_t, size_t>> &pairs) {
         auto t0 = Clock::now();
         std::vector<std::optional<double>> out(pairs.size());
@@ -261,7 +317,7 @@ private:
             // Held-out quality: what the model predicted for this pair before it saw it.
             if (out[i] && model_.trained()) {
                 auto [k, s] = pairs[i];
-                held_out_.emplace_back(predicted_throughput(k, s), flops_[s] / *out[i]);
+                held_out_.push_back({predicted_throughput(k, s), flops_[s] / *out[i], trained_on_});
             }
             measured_[pairs[i]] = out[i];
         }
@@ -286,7 +342,7 @@ private:
             const double throughput = flops_[s] / *secs;
             by_kernel[k].emplace_back(u, throughput);
             const double adapt = occupancy(g, workers_, occupancy_k_) * kernel_padding_efficiency(space_[k], e);
-            const FeatureRows &rows = features(k);
+            FeatureRows rows = rows_at(k, s);
             if (rows.empty()) continue;
             programs.push_back(rows);
             labels.push_back((float)(throughput / adapt));
@@ -303,6 +359,7 @@ private:
             label_scale_ = 0;
             for (float l : labels) label_scale_ = std::max(label_scale_, (double)l);
             model_.train(programs, labels);
+            trained_on_ = programs.size();
         }
         model_seconds_ += seconds_since(t0);
     }
@@ -435,11 +492,6 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         result.measurements += tuner.measurements();
         if (!opts.model_path.empty()) tuner.save_model(opts.model_path);
 
-        std::vector<double> pred, meas;
-        for (auto [pr, me] : tuner.held_out()) {
-            pred.push_back(pr);
-            meas.push_back(me);
-        }
         nlohmann::json pr;
         pr["stage"] = p.acc;
         pr["space_size"] = space.size();
@@ -447,8 +499,15 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         pr["measurements"] = tuner.measurements();
         pr["log_hits"] = tuner.log_hits();
         pr["fitted_k"] = tuner.occupancy_k();
-        pr["held_out_pairs"] = pred.size();
-        if (pred.size() >= 2) pr["kendall_tau_held_out"] = kendall_tau(pred, meas);
+        // Model quality on measurements it had not seen: all of them, and those predicted by a model
+        // trained on at least half of this run's data (the early rounds' models learn from a handful).
+        auto [tau_all, n_all] = tuner.held_out_tau(0);
+        auto [tau_late, n_late] = tuner.held_out_tau(std::max<size_t>(1, tuner.trained_on() / 2));
+        pr["held_out_pairs"] = n_all;
+        if (n_all >= 2) pr["kendall_tau_held_out"] = tau_all;
+        pr["held_out_pairs_late"] = n_late;
+        if (n_late >= 2) pr["kendall_tau_held_out_late"] = tau_late;
+        pr["predicted_best_within_10_percent"] = tuner.top1_within_10_percent();
         pr["seconds_measuring"] = tuner.measure_seconds();
         pr["seconds_model"] = tuner.model_seconds();
         for (size_t s = 0; s < training.size(); s++) {
