@@ -76,6 +76,7 @@ TEST_CASE("a tuning run measures exactly its budget, logs it, and a rerun resume
     diet::LogContents contents = diet::read_log(log);
     CHECK(contents.records.size() == 12);
     CHECK(contents.skipped == 0);
+    for (const auto &rec : contents.records) CHECK(rec.features_digest.size() == 16);
     for (int t : {1, 5, 16}) check_correct(first, t);
 
     // Same pipeline, seed and log: every trial is found in the log, nothing is measured again,

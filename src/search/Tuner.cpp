@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <set>
@@ -54,6 +55,22 @@ public:
         return op;
     }
 };
+
+// FNV-1a over the feature values: the record's features digest (a model can be retrained from a log
+// only with the same features).
+std::string digest(const FeatureRows &rows) {
+    uint64_t h = 1469598103934665603ull;
+    for (const auto &r : rows) {
+        for (float v : r) {
+            uint32_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            for (int b = 0; b < 4; b++) h = (h ^ ((bits >> (8 * b)) & 0xff)) * 1099511628211ull;
+        }
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+    return buf;
+}
 
 // Floating-point work of the matmul-like stage at one shape: 2 * outputs * reduction points.
 double stage_flops(const MatmulPattern &p, const std::vector<int64_t> &host_extents, const ShapeBinding &b) {
@@ -303,7 +320,7 @@ private:
                 log_hits_++;
                 continue;
             }
-            jobs.push_back({c, training_[s], ""});
+            jobs.push_back({c, training_[s], digest(features(k))});
             job_of.push_back(i);
         }
         if (!jobs.empty()) {
