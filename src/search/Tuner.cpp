@@ -313,6 +313,9 @@ private:
         for (size_t i = 0; i < pairs.size(); i++) {
             auto [k, s] = pairs[i];
             Candidate c = candidate(k, s);
+            // Featurized whether or not the log already has the measurement, so that a resumed run
+            // does exactly the work, in the same order, of the run it resumes.
+            const std::string features_digest = digest(features(k));
             // Resume: a measurement already in the tuning log is reused, not repeated.
             auto hit = logged_->find(ShapeFamily::to_string(training_[s]) + "|" + c.describe());
             if (hit != logged_->end()) {
@@ -320,7 +323,7 @@ private:
                 log_hits_++;
                 continue;
             }
-            jobs.push_back({c, training_[s], digest(features(k))});
+            jobs.push_back({c, training_[s], features_digest});
             job_of.push_back(i);
         }
         if (!jobs.empty()) {
