@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "features/Features.h"
@@ -60,24 +61,7 @@ ProgramFeatures features_of(const Func &f, const Target &t, bool generic = false
     return pf;
 }
 
-// y(n, m) = sum_k x(k, m) * w(k, n), x rows = 16*T with T in [1, 128] (as in test_unit).
-struct DensePipeline {
-    ImageParam x{Float(32), 2, "x"}, w{Float(32), 2, "w"};
-    Param<int> T{"T", 32, 1, 128};
-    Func acc{"acc"}, y{"y"};
-    Var n{"n"}, m{"m"};
-    DensePipeline() {
-        RDom k(0, 64, "k");
-        acc(n, m) = 0.f;
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-        x.dim(0).set_estimate(0, 64);
-        x.dim(1).set_estimate(0, 16 * T);
-        w.set_estimates({{0, 64}, {0, 96}});
-        y.set_estimates({{0, 96}, {0, 16 * T}});
-    }
-    std::vector<Internal::Function> outputs() const { return {y.function()}; }
-};
+using DensePipeline = DenseFixture;
 
 }  // namespace
 

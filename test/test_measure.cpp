@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "measure/Batch.h"
@@ -91,23 +92,8 @@ struct Doubler {
     }
 };
 
-// y(n, m) = sum_k x(k, m) * w(k, n), with 16*T rows, T in [1, 128] (as in test_unit).
-struct SmallDense {
-    ImageParam x{Float(32), 2, "x"}, w{Float(32), 2, "w"};
-    Param<int> T{"T", 32, 1, 128};
-    Func acc{"acc"}, y{"y"};
-    Var n{"n"}, m{"m"};
-    SmallDense() {
-        RDom k(0, 64, "k");
-        acc(n, m) = 0.f;
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-        x.dim(0).set_estimate(0, 64);
-        x.dim(1).set_estimate(0, 16 * T);
-        w.set_estimates({{0, 64}, {0, 96}});
-        y.set_estimates({{0, 96}, {0, 16 * T}});
-    }
-    std::vector<Internal::Function> outputs() const { return {y.function()}; }
+// The shared small dense pipeline (dense_fixture.h), with the candidates these tests measure.
+struct SmallDense : DenseFixture {
 
     // Two candidates from the CPU space (its first two: small kernels, quick to compile), at T=3 and T=8.
     std::vector<MeasureJob> jobs(const CpuLimits &lim) const {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "dense_fixture.h"
 #include "measure/TuningLog.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
@@ -17,21 +18,9 @@ using namespace Halide;
 
 namespace {
 
-struct SmallDense {
-    ImageParam x{Float(32), 2, "x"}, w{Float(32), 2, "w"};
-    Param<int> T{"T", 8, 1, 16};
-    Func acc{"acc"}, y{"y"};
-    SmallDense() {
-        Var n("n"), m("m");
-        RDom k(0, 64, "k");
-        acc(n, m) = 0.f;
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-        x.dim(0).set_estimate(0, 64);
-        x.dim(1).set_estimate(0, 16 * T);
-        w.set_estimates({{0, 64}, {0, 200}});
-        y.set_estimates({{0, 200}, {0, 16 * T}});
-    }
+// 200 columns, T in [1, 16].
+struct SmallDense : DenseFixture {
+    SmallDense() : DenseFixture(200, 16, 8) {}
 };
 
 nlohmann::json read_json(const std::string &path) {

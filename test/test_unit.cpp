@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "Halide.h"
+#include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "options/Options.h"
@@ -16,24 +17,7 @@ using namespace diet;
 
 namespace {
 
-// y(n, m) = sum_k x(k, m) * w(k, n), x rows = 16*T with T in [1, 128].
-struct DensePipeline {
-    ImageParam x{Float(32), 2, "x"}, w{Float(32), 2, "w"};
-    Param<int> T{"T", 32, 1, 128};
-    Func acc{"acc"}, y{"y"};
-    Var n{"n"}, m{"m"};
-    DensePipeline() {
-        RDom k(0, 64, "k");
-        acc(n, m) = 0.f;
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-        x.dim(0).set_estimate(0, 64);
-        x.dim(1).set_estimate(0, 16 * T);
-        w.set_estimates({{0, 64}, {0, 96}});
-        y.set_estimates({{0, 96}, {0, 16 * T}});
-    }
-    std::vector<Internal::Function> outputs() const { return {y.function()}; }
-};
+using DensePipeline = DenseFixture;
 
 }  // namespace
 
