@@ -109,6 +109,18 @@ std::pair<Expr, Expr> original_estimate(const Parameter &p, int dim) {
     return {r.min[dim], r.extent[dim]};
 }
 
+void restore_original_estimates(const std::vector<Function> &outputs) {
+    for (auto &kv : all_params(outputs)) {
+        Parameter p = kv.second;
+        if (!p.is_buffer()) continue;
+        for (int d = 0; d < p.dimensions(); d++) {
+            auto [min, extent] = original_estimate(p, d);
+            p.set_min_constraint_estimate(d, min);
+            p.set_extent_constraint_estimate(d, extent);
+        }
+    }
+}
+
 std::vector<Expr> original_extent_estimates(const Pipeline &p, const std::string &name) {
     std::vector<Function> outputs;
     for (const Func &f : p.outputs()) outputs.push_back(f.function());
@@ -146,8 +158,12 @@ public:
 };
 }  // namespace
 
+Expr ShapeFamily::bind(const Expr &e, const Shape &s) {
+    return BindShape(s).mutate(e);
+}
+
 int64_t ShapeFamily::evaluate(const Expr &e, const Shape &s) {
-    std::optional<int64_t> c = constant_value(BindShape(s).mutate(e));
+    std::optional<int64_t> c = constant_value(bind(e, s));
     internal_assert(c) << "Diet: " << e << " is not constant at " << to_string(s) << "\n";
     return *c;
 }

@@ -40,6 +40,9 @@ public:
     // Smallest and largest value an Expr (in terms of shape variables) takes over `shapes`.
     std::pair<int64_t, int64_t> range_of(const Halide::Expr &e, const std::vector<Shape> &shapes) const;
     static int64_t evaluate(const Halide::Expr &e, const Shape &s);
+    // `e` with each shape variable replaced by its value, as a constant of the variable's own type
+    // (not simplified).
+    static Halide::Expr bind(const Halide::Expr &e, const Shape &s);
     static std::string to_string(const Shape &s);
 };
 
@@ -55,6 +58,10 @@ void concretize_estimates(const std::vector<Halide::Internal::Function> &outputs
 // Parameter, process-wide) the first time Diet reads or rewrites them; this returns them, min and
 // extent of dimension `dim`, whatever was written into the Parameter since.
 std::pair<Halide::Expr, Halide::Expr> original_estimate(const Halide::Internal::Parameter &p, int dim);
+
+// Writes the remembered original estimates back into every input buffer Parameter of the pipeline
+// (after copies compiled at some shape left constants there).
+void restore_original_estimates(const std::vector<Halide::Internal::Function> &outputs);
 
 // The extent estimate of every dimension of the input buffer `name` of `p`, as the user wrote them
 // (see original_estimate); empty when `p` has no such buffer parameter.

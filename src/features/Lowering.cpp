@@ -254,6 +254,10 @@ ShapeBinding bind_shape(const Pipeline &p, const Shape &shape) {
     return b;
 }
 
+Expr bind_to_shape(const Expr &e, const ShapeBinding &b) {
+    return simplify(BindSymbols(symbol_values(b)).mutate(e));
+}
+
 LoweredProgram lower_at_shape(const Pipeline &p, const Target &t, const Shape &shape) {
     return lower_at_shape(p, t, bind_shape(p, shape));
 }

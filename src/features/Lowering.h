@@ -69,6 +69,9 @@ struct LoweredProgram {
 // must not be lowered by two threads at once (distinct copies, e.g. from instantiate(), may).
 // Device code is not generated.
 LoweredProgram lower_at_shape(const Halide::Pipeline &p, const Halide::Target &t, const ShapeBinding &b);
+
+// `e` (in terms of the pipeline's buffer symbols and scalar parameters) at the bound shape, simplified.
+Halide::Expr bind_to_shape(const Halide::Expr &e, const ShapeBinding &b);
 LoweredProgram lower_at_shape(const Halide::Pipeline &p, const Halide::Target &t, const Shape &shape);
 
 }  // namespace diet

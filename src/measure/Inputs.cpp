@@ -10,21 +10,8 @@ using namespace Halide::Internal;
 
 namespace {
 
-// Shape variables -> constants of the variable's own type (an Int(64) constant in `16 * T` would
-// make a Mul of mismatched types).
-class Bind : public IRMutator {
-public:
-    explicit Bind(const Shape &s) : shape(s) {}
-    const Shape &shape;
-    using IRMutator::visit;
-    Expr visit(const Variable *op) override {
-        auto it = shape.find(op->name);
-        return it == shape.end() ? Expr(op) : make_const(op->type, it->second);
-    }
-};
-
 Expr bind(const Expr &e, const Shape &shape) {
-    return simplify(cast<double>(Bind(shape).mutate(e)));
+    return simplify(cast<double>(ShapeFamily::bind(e, shape)));
 }
 
 std::optional<double> constant_at(const Expr &e, const Shape &shape) {
@@ -108,48 +95,8 @@ std::vector<ArgSpec> argument_specs(Pipeline p, const Shape &shape) {
     return specs;
 }
 
-namespace {
-
-class BufferParams : public IRVisitor {
-public:
-    std::map<std::string, Parameter> params;
-    using IRVisitor::visit;
-    void visit(const Variable *op) override {
-        if (op->param.defined() && op->param.is_buffer()) params[op->param.name()] = op->param;
-    }
-    void visit(const Call *op) override {
-        if (op->param.defined() && op->param.is_buffer()) params[op->param.name()] = op->param;
-        IRVisitor::visit(op);
-    }
-};
-
-}  // namespace
-
-SavedEstimates::SavedEstimates(const std::vector<Function> &outputs) {
-    BufferParams c;
-    for (auto &kv : build_environment(outputs)) {
-        kv.second.accept(&c);
-        for (const ExternFuncArgument &a : kv.second.extern_arguments()) {
-            if (a.is_image_param()) c.params[a.image_param.name()] = a.image_param;
-        }
-    }
-    for (auto &kv : c.params) {
-        Saved s{kv.second, {}, {}};
-        for (int d = 0; d < kv.second.dimensions(); d++) {
-            s.min.push_back(kv.second.min_constraint_estimate(d));
-            s.extent.push_back(kv.second.extent_constraint_estimate(d));
-        }
-        saved_.push_back(s);
-    }
-}
-
-void SavedEstimates::restore() {
-    for (Saved &s : saved_) {
-        for (size_t d = 0; d < s.min.size(); d++) {
-            s.param.set_min_constraint_estimate((int)d, s.min[d]);
-            s.param.set_extent_constraint_estimate((int)d, s.extent[d]);
-        }
-    }
+SavedEstimates::SavedEstimates(const std::vector<Function> &outputs) : outputs_(outputs) {
+    restore();  // registers every input's estimates as written (a no-op write when nothing changed)
 }
 
 }  // namespace diet

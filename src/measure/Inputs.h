@@ -14,24 +14,20 @@ namespace diet {
 // user_error when an input buffer or an output has no estimate for some dimension.
 std::vector<ArgSpec> argument_specs(Halide::Pipeline p, const Shape &shape);
 
-// The estimates of every buffer parameter of a pipeline, saved so they can be put back.
-// instantiate() and unscheduled_copy() make them constant at one shape in the Parameters the
-// copies share with the original pipeline; measuring at the next shape needs the original
-// (symbolic) ones again, and the caller gets its pipeline back as it was. Restores on destruction.
+// instantiate() and unscheduled_copy() make the input estimates constant at one shape in the
+// Parameters the copies share with the original pipeline. This guard gives the caller its pipeline
+// back as it was written (ShapeFamily's remembered original estimates) on restore() and on
+// destruction.
 class SavedEstimates {
 public:
     explicit SavedEstimates(const std::vector<Halide::Internal::Function> &outputs);
     ~SavedEstimates() { restore(); }
     SavedEstimates(const SavedEstimates &) = delete;
     SavedEstimates &operator=(const SavedEstimates &) = delete;
-    void restore();
+    void restore() { restore_original_estimates(outputs_); }
 
 private:
-    struct Saved {
-        Halide::Internal::Parameter param;
-        std::vector<Halide::Expr> min, extent;
-    };
-    std::vector<Saved> saved_;
+    std::vector<Halide::Internal::Function> outputs_;
 };
 
 }  // namespace diet

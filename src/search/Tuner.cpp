@@ -37,25 +37,6 @@ Pipeline as_pipeline(const std::vector<Function> &outputs) {
     return Pipeline(fs);
 }
 
-// Buffer symbols (<buf>.extent.<d>, <buf>.min.<d>) and shape variables bound to one shape.
-class BindSymbols : public IRMutator {
-public:
-    explicit BindSymbols(const ShapeBinding &b) : b(b) {}
-    const ShapeBinding &b;
-    using IRMutator::visit;
-    Expr visit(const Variable *op) override {
-        auto s = b.scalars.find(op->name);
-        if (s != b.scalars.end()) return make_const(op->type, s->second);
-        for (const auto &[buf, extents] : b.buffers) {
-            for (size_t d = 0; d < extents.size(); d++) {
-                if (op->name == buf + ".extent." + std::to_string(d)) return make_const(op->type, extents[d]);
-                if (op->name == buf + ".min." + std::to_string(d)) return make_const(op->type, 0);
-            }
-        }
-        return op;
-    }
-};
-
 // FNV-1a over the feature values: the record's features digest (a model can be retrained from a log
 // only with the same features).
 std::string digest(const FeatureRows &rows) {
@@ -77,7 +58,7 @@ double stage_flops(const MatmulPattern &p, const std::vector<int64_t> &host_exte
     double points = 2.0;
     for (int64_t e : host_extents) points *= (double)e;
     for (const LoopVar &r : p.reduction) {
-        std::optional<int64_t> e = constant_value(BindSymbols(b).mutate(r.extent));
+        std::optional<int64_t> e = constant_value(bind_to_shape(r.extent, b));
         points *= e ? (double)*e : 1.0;
     }
     return points;
