@@ -188,6 +188,34 @@ std::pair<int64_t, int64_t> ShapeFamily::range_of(const Expr &e, const std::vect
     return {lo, hi};
 }
 
+std::vector<Shape> ShapeFamily::training_shapes(const Options &opts) const {
+    if (opts.training.empty()) return training_shapes(opts.samples, opts.seed);
+    std::map<std::string, const ShapeVarSpec *> given;
+    for (const ShapeVarSpec &s : opts.training) given[s.name] = &s;
+    std::vector<Shape> out{Shape{}};
+    for (const ShapeVar &v : vars) {
+        auto it = given.find(v.name);
+        user_assert(it != given.end()) << "Diet: HL_DIET_TRAINING gives no values for the shape variable " << v.name
+                                       << "; it must name every variable of the family.\n";
+        std::vector<Shape> next;
+        for (int64_t x : it->second->values) {
+            user_assert(std::binary_search(v.values.begin(), v.values.end(), x))
+                << "Diet: HL_DIET_TRAINING value " << v.name << "=" << x << " is not in the shape family ("
+                << v.values.front() << ".." << v.values.back() << ").\n";
+            for (const Shape &s : out) {
+                Shape t = s;
+                t[v.name] = x;
+                next.push_back(t);
+            }
+        }
+        out = next;
+        given.erase(it);
+    }
+    user_assert(given.empty()) << "Diet: HL_DIET_TRAINING names " << given.begin()->first
+                               << ", which is not a shape variable of the pipeline.\n";
+    return out;
+}
+
 std::vector<Shape> ShapeFamily::training_shapes(int count, uint64_t seed) const {
     std::vector<Shape> out;
     if (vars.empty()) return {Shape{}};

@@ -37,6 +37,9 @@ public:
     // `count` shapes spread over the family, both ends of every variable included when
     // count allows; deterministic for a given seed. All shapes when the family is small.
     std::vector<Shape> training_shapes(int count, uint64_t seed) const;
+    // The training shapes the options ask for: HL_DIET_TRAINING's cartesian product (every variable
+    // named, every value in the family, else a user error), else `samples` drawn from the family.
+    std::vector<Shape> training_shapes(const Options &opts) const;
     // Smallest and largest value an Expr (in terms of shape variables) takes over `shapes`.
     std::pair<int64_t, int64_t> range_of(const Halide::Expr &e, const std::vector<Shape> &shapes) const;
     static int64_t evaluate(const Halide::Expr &e, const Shape &s);

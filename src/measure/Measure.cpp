@@ -1,4 +1,6 @@
 #include "measure/Measure.h"
+
+#include <chrono>
 #include "common/Errors.h"
 #include "measure/Fingerprint.h"
 #include "measure/Inputs.h"
@@ -88,7 +90,9 @@ std::vector<TuningRecord> Measurer::measure_with_specs(const Pipeline &reference
     if (!bench) requests.push_back({prefix + std::to_string(next_symbol_++), reference, ref_target});
     for (const Variant &v : variants) requests.push_back({prefix + std::to_string(next_symbol_++), v.pipeline, target});
     Builder builder(dir_, setup_.build_jobs);
+    const auto build_start = std::chrono::steady_clock::now();
     std::vector<BuildResult> built = builder.build(requests);
+    seconds_compiling_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
     size_t first_variant = bench ? 0 : 1;
 
     std::string shared_error;  // a failure that concerns every variant of this call

@@ -64,12 +64,16 @@ public:
                                                  const std::vector<MeasureJob> &jobs, const CpuLimits &cpu);
 
     const MeasureSetup &setup() const { return setup_; }
+    // Wall time spent compiling candidates (and references) so far; the rest of a measurement
+    // call's time is running them.
+    double seconds_compiling() const { return seconds_compiling_; }
 
 private:
     MeasureSetup setup_;
     std::string dir_;
     bool own_dir_ = false;
     int next_symbol_ = 0;
+    double seconds_compiling_ = 0;
     // Inputs and reference outputs per (reference algorithm, shape), least recently used first.
     std::list<std::pair<std::string, std::unique_ptr<ShapeBench>>> benches_;
     std::vector<TuningRecord> measure_with_specs(const Halide::Pipeline &reference, const std::vector<ArgSpec> &specs,

@@ -82,8 +82,23 @@ bool record_from_json(const nlohmann::json &j, TuningRecord *r, std::string *why
     return true;
 }
 
+namespace {
+bool append_line(const std::string &path, std::string line);
+}  // namespace
+
 bool append_record(const std::string &path, const TuningRecord &r) {
-    std::string line = record_to_json(r).dump() + "\n";
+    return append_line(path, record_to_json(r).dump() + "\n");
+}
+
+bool append_dispatch(const std::string &path, const DispatchRecord &d) {
+    nlohmann::json j = {{"kind", "dispatch"},       {"pipeline", d.pipeline}, {"target", d.target},
+                        {"stage", d.stage},         {"family", d.family},     {"dispatch", d.dispatch},
+                        {"tool_version", d.tool_version}, {"unix_time", d.unix_time}};
+    return append_line(path, j.dump() + "\n");
+}
+
+namespace {
+bool append_line(const std::string &path, std::string line) {
     // Read-write: the last byte is read back below (pread needs a readable descriptor).
     int fd = open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -113,6 +128,7 @@ bool append_record(const std::string &path, const TuningRecord &r) {
     close(fd);
     return ok;
 }
+}  // namespace
 
 LogContents read_log(const std::string &path) {
     LogContents c;
@@ -126,9 +142,28 @@ LogContents read_log(const std::string &path) {
         nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         TuningRecord r;
         std::string why = "not valid JSON (truncated or corrupt)";
-        if (!j.is_discarded() && record_from_json(j, &r, &why)) {
+        const bool is_dispatch = !j.is_discarded() && j.is_object() && j.value("kind", std::string()) == "dispatch";
+        bool ok = false;
+        if (is_dispatch) {
+            try {
+                DispatchRecord d;
+                d.pipeline = j.at("pipeline").get<std::string>();
+                d.target = j.at("target").get<std::string>();
+                d.stage = j.at("stage").get<int>();
+                d.family = j.at("family").get<std::string>();
+                d.dispatch = j.at("dispatch");
+                d.tool_version = j.at("tool_version").get<std::string>();
+                d.unix_time = j.value("unix_time", (int64_t)0);
+                c.dispatches.push_back(std::move(d));
+                ok = true;
+            } catch (const nlohmann::json::exception &e) {
+                why = std::string("malformed dispatch decision: ") + e.what();
+            }
+        } else if (!j.is_discarded() && record_from_json(j, &r, &why)) {
             c.records.push_back(std::move(r));
-        } else {
+            ok = true;
+        }
+        if (!ok) {
             c.skipped++;
             std::cerr << "Diet: warning: " << path << ":" << number << ": skipping a tuning-log record: " << why
                       << "\n";

@@ -43,8 +43,24 @@ bool record_from_json(const nlohmann::json &j, TuningRecord *r, std::string *why
 // tuning log that fails does not stop the tuning.
 bool append_record(const std::string &path, const TuningRecord &r);
 
+// The decision a tuning run made from its measurements: one stage's shape dispatch (a JSON list of
+// leaves, dispatch/Dispatch.h), keyed by pipeline, target, stage and the shape family it covers.
+// A rerun with no trials applies the latest matching one as it is ("apply history best").
+struct DispatchRecord {
+    std::string pipeline, target;
+    int stage = 0;            // index of the matmul-like stage in FunctionDAG::matmuls() order
+    std::string family;       // the shape family and training shapes, as the run saw them
+    nlohmann::json dispatch;  // dispatch_to_json()
+    std::string tool_version = kToolVersion;
+    int64_t unix_time = 0;
+};
+
+// Appended like a record, as a line with "kind": "dispatch".
+bool append_dispatch(const std::string &path, const DispatchRecord &d);
+
 struct LogContents {
     std::vector<TuningRecord> records;
+    std::vector<DispatchRecord> dispatches;  // in file order (the last of a key is the latest)
     int skipped = 0;  // corrupt or truncated lines, each warned about on stderr
 };
 // A missing file is an empty log.

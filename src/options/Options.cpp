@@ -13,7 +13,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels"};
     return keys;
 }
 
@@ -134,6 +134,8 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
         const std::string what = "option " + key;
         if (key == "shapes") {
             o.shapes = parse_shape_specs(value);
+        } else if (key == "training") {
+            o.training = parse_shape_specs(value);
         } else if (key == "samples") {
             int64_t n = parse_int(value, what);
             user_assert(n >= 1 && n <= 4096) << "Diet: option samples must be in [1, 4096], got " << n << ".\n";
@@ -162,6 +164,10 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             int64_t n = parse_int(value, what);
             user_assert(n >= 0 && n <= 100000) << "Diet: option trials must be in [0, 100000], got " << n << ".\n";
             o.trials = (int)n;
+        } else if (key == "max_kernels") {
+            int64_t n = parse_int(value, what);
+            user_assert(n >= 1 && n <= 64) << "Diet: option max_kernels must be in [1, 64], got " << n << ".\n";
+            o.max_kernels = (int)n;
         } else if (key == "mode") {
             user_assert(value == "joint" || value == "per_shape" || value == "max_shape")
                 << "Diet: option mode must be joint, per_shape or max_shape, got '" << value << "'.\n";

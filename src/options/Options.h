@@ -22,6 +22,7 @@ struct ShapeVarSpec {
 struct Options {
     std::vector<ShapeVarSpec> shapes;  // "shapes": defines or overrides shape-variable ranges
     int samples = 8;                   // "samples": training shapes drawn from the family
+    std::vector<ShapeVarSpec> training;  // "training": explicit training shapes (cartesian product), instead of samples
     uint64_t seed = 0;                 // "seed": makes every random choice reproducible
     bool debug = false;                // "debug": print the applied schedule source to stderr
     double timeout_seconds = 10.0;     // "timeout": one measurement's limit; past it the candidate is recorded as hung
@@ -30,6 +31,7 @@ struct Options {
     std::string mode = "joint";        // "mode": joint | per_shape | max_shape
     std::string model_path;            // "model": the cost model file, loaded if present, saved after tuning
     std::string report_path;           // "report": JSON report of the tuning run
+    int max_kernels = 8;               // "max_kernels": micro-kernels one stage may dispatch among
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

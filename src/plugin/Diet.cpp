@@ -44,7 +44,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     user_assert(!outputs.empty()) << "Diet: the pipeline has no outputs.\n";
 
     ShapeFamily family = read_shape_family(outputs, opts);
-    std::vector<Shape> training = family.training_shapes(opts.samples, opts.seed);
+    std::vector<Shape> training = family.training_shapes(opts);
     FunctionDAG dag(outputs);
 
     const CpuLimits cpu = CpuLimits::for_target(target, parallelism, last_level_cache_bytes);
@@ -65,10 +65,13 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         kernels.push_back({p, best});
     }
 
-    if (opts.trials > 0 || !opts.model_path.empty()) {
+    // Tuning, or (no trials) the decisions a tuning run left in the log, or a saved model's choice.
+    if (opts.trials > 0 || !opts.model_path.empty() || !opts.log_path.empty()) {
         TuneResult tuned = tune(outputs, dag, family, training, kernels, target, cpu, gpu, opts);
         kernels = tuned.kernels;
-        if (!opts.report_path.empty()) write_file_atomically(opts.report_path, tuned.report.dump(2) + "\n");
+        if (!opts.report_path.empty() && !tuned.report.is_null()) {
+            write_file_atomically(opts.report_path, tuned.report.dump(2) + "\n");
+        }
     }
 
     ScheduleWriter writer(opts.debug);

@@ -160,23 +160,24 @@ private:
 
     void apply_matmul(const KernelChoice &kc) {
         const MatmulPattern &p = kc.pattern;
-        const MicroKernel &k = kc.kernel;
         const MatmulNames nm = names_of(p);
         FuncRef &host = ref(p.host);
         FuncRef &acc = ref(p.acc);
         const FuncNode &hn = dag_.node(p.host), &an = dag_.node(p.acc);
-        std::vector<TileVariant> variants = tile_variants(k);
-        if (!kc.only_for_extents.empty()) {
-            const auto &e = kc.only_for_extents;
-            variants = {fitting_variant(variants, e[0], e.size() > 1 ? e[1] : 1)};
+        Dispatch leaves = kc.dispatch;
+        if (leaves.empty()) leaves.leaves.push_back({kc.kernel, {}, {}, "", ""});
+        const MicroKernel &first = leaves.leaves[0].kernel;
+        for (const DispatchLeaf &l : leaves.leaves) {
+            internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.stage_strided == first.cpu.stage_strided)
+                << "Diet: the kernels of one dispatch disagree on operand staging\n";
         }
 
-        // Func-level placement, shared by every variant (Halide takes compute_at from the
-        // general case, so every variant keeps the same loop names).
+        // Func-level placement, shared by every leaf and variant (Halide takes compute_at from the
+        // general case, so every specialization keeps the same loop names).
         const std::string task = nm.batch.empty() ? "n_t" : "task";
         if (!gpu_) {
             w_.compute_at(acc, host, "n_p", false);
-            if (k.cpu.stage_strided) stage_operands(p, acc, host, task, k.cpu.vector_width);
+            if (first.cpu.stage_strided) stage_operands(p, acc, host, task, first.cpu.vector_width);
         } else {
             w_.compute_at(acc, host, "n_t", false);
             w_.store_in(acc, MemoryType::Register);
@@ -185,17 +186,62 @@ private:
         StageRef host_base = w_.stage(host, 0, hn.stages[0]);
         StageRef init_base = w_.stage(acc, 0, an.stages[0]);
         StageRef update_base = w_.stage(acc, 1, an.stages[1]);
+        const bool dispatching = leaves.leaves.size() > 1;
+        for (size_t li = 0; li < leaves.leaves.size(); li++) {
+            const DispatchLeaf &leaf = leaves.leaves[li];
+            StageRef hs = host_base, is = init_base, us = update_base;
+            std::vector<Condition> box;
+            for (size_t d = 0; d < leaf.lo.size(); d++) {
+                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(host, (int)d, leaf.lo[d]));
+                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(host, (int)d, leaf.hi[d]));
+            }
+            const bool last = li + 1 == leaves.leaves.size() || box.empty();
+            if (dispatching) {
+                w_.comment("Leaf " + std::to_string(li) + (last ? " (every other shape)" : "") + ": " +
+                           leaf.kernel.to_string() + " for " + leaf.covers + (leaf.note.empty() ? "" : "; ") + leaf.note);
+            }
+            if (!last) {
+                Condition c = w_.all_of(box);
+                hs = w_.specialize(host_base, c);
+                is = w_.specialize(init_base, c);
+                us = w_.specialize(update_base, c);
+            }
+            std::vector<int64_t> at_least = leaf.lo;
+            if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
+            apply_kernel(leaf.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
+                             leaf.kernel.to_string() + (dispatching ? " for " + leaf.covers : std::string()) + ".");
+            if (last) break;
+        }
+    }
+
+    // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
+    // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
+    // that always fits (with `exact`, only that variant: the extents are known).
+    void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
+                      const MatmulNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
+        std::vector<TileVariant> all = tile_variants(k), variants;
+        const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
+        const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
+        if (exact) {
+            variants = {fitting_variant(all, min_cols, min_rows)};
+        } else {
+            for (const TileVariant &t : all) {
+                variants.push_back(t);
+                if (t.cols <= min_cols && t.rows <= min_rows) break;  // always taken from here on
+            }
+        }
         for (size_t i = 0; i < variants.size(); i++) {
             const TileVariant &t = variants[i];
-            StageRef hs = host_base, is = init_base, us = update_base;
+            StageRef hs = host_s, is = init_s, us = update_s;
             if (i + 1 < variants.size()) {
                 std::vector<Condition> cs;
                 if (t.cols > 1) cs.push_back(w_.extent_at_least(host, 0, t.cols));
                 if (t.rows > 1) cs.push_back(w_.extent_at_least(host, 1, t.rows));
                 Condition c = w_.all_of(cs);
-                hs = w_.specialize(host_base, c);
-                is = w_.specialize(init_base, c);
-                us = w_.specialize(update_base, c);
+                hs = w_.specialize(host_s, c);
+                is = w_.specialize(init_s, c);
+                us = w_.specialize(update_s, c);
             }
             if (gpu_) {
                 tile_host_gpu(hs, t, nm);
@@ -205,8 +251,6 @@ private:
                 tile_acc_cpu(is, us, t, k.cpu, nm);
             }
         }
-        notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
-                         k.to_string() + ", " + std::to_string(variants.size()) + " tile variant(s).");
     }
 
     // Operands read across the vector dimension are copied, per parallel task, into a panel

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/FunctionDAG.h"
+#include "dispatch/Dispatch.h"
 #include "schedule/ScheduleWriter.h"
 #include "space/Hardware.h"
 #include "space/MicroKernel.h"
@@ -20,6 +21,11 @@ struct KernelChoice {
     // only the variant that fits them, without specialize(), which compiles several times faster
     // (for measuring and featurizing a candidate at that shape; the code that runs is the same).
     std::vector<int64_t> only_for_extents;
+    // Non-empty: several kernels, each for a box of output extents (nested specialize()); `kernel`
+    // is then ignored. Every leaf's kernel must agree on operand staging (a wrapper Func exists for
+    // all specializations or for none).
+    Dispatch dispatch;
+    std::string chosen_by = "the register-tile intensity heuristic";  // for the emitted comment
 };
 
 // Returns one human-readable line per decision (placement and micro-kernel of each Func).

@@ -105,15 +105,30 @@ ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, cons
 
 ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Condition &c) {
     StageRef sp = s;
-    sp.stage = Stage(s.stage).specialize(c.expr);
+    // Halide 14 bug workaround: its lowering simplifies the specialization conditions of pure
+    // definitions only (SimplifySpecializations), and an update stage specialized on the same but
+    // unsimplified condition can lose its code in the very branch where it applies (an acc whose
+    // update vanished: zeros for some shapes; found by test_fuzz). Every stage, live and emitted,
+    // gets the simplified condition, so the init's, the update's and the host's are identical.
+    sp.stage = Stage(s.stage).specialize(Halide::Internal::simplify(c.expr));
     sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
-    emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" + c.text + ");");
+    emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(::Halide::Internal::simplify(" + c.text + "));");
     return sp;
 }
 
 Condition ScheduleWriter::extent_at_least(const FuncRef &output, int dim, int64_t value) {
     Expr e = output.func.output_buffer().dim(dim).extent() >= (int)value;
     return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() >= " + std::to_string(value)};
+}
+
+Condition ScheduleWriter::extent_at_most(const FuncRef &output, int dim, int64_t value) {
+    Expr e = output.func.output_buffer().dim(dim).extent() <= (int)value;
+    return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() <= " + std::to_string(value)};
+}
+
+void ScheduleWriter::comment(const std::string &text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) statements_.push_back("// " + line);
 }
 
 Condition ScheduleWriter::all_of(const std::vector<Condition> &cs) {

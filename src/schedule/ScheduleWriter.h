@@ -40,6 +40,7 @@ public:
 
     // Output extent of an output Func's dimension compared with a constant.
     Condition extent_at_least(const FuncRef &output, int dim, int64_t value);
+    Condition extent_at_most(const FuncRef &output, int dim, int64_t value);
     Condition all_of(const std::vector<Condition> &cs);
 
     void compute_root(const FuncRef &f);
@@ -58,6 +59,7 @@ public:
     void gpu_threads(StageRef &s, const std::vector<std::string> &vars);
     void gpu_single_thread(StageRef &s);
     void unscheduled(StageRef &s);  // says a stage's default loops are intended
+    void comment(const std::string &text);  // a `// text` line in the source (one per line of text)
 
     // Declarations first (every Func is fetched before any wrapper changes the pipeline's
     // topological order), then the directives in the order they were applied.

@@ -21,6 +21,53 @@ std::string MicroKernel::to_string() const {
     return o.str();
 }
 
+nlohmann::json kernel_to_json(const MicroKernel &k) {
+    nlohmann::json j;
+    j["gpu"] = k.gpu;
+    if (k.gpu) {
+        j["threads"] = {k.cuda.threads_x, k.cuda.threads_y};
+        j["regs"] = {k.cuda.reg_x, k.cuda.reg_y};
+        j["k_unroll"] = k.cuda.k_unroll;
+    } else {
+        j["vector_width"] = k.cpu.vector_width;
+        j["vectors"] = k.cpu.vectors;
+        j["rows"] = k.cpu.rows;
+        j["panel_tiles"] = k.cpu.panel_tiles;
+        j["k_unroll"] = k.cpu.k_unroll;
+        j["stage_strided"] = k.cpu.stage_strided;
+    }
+    return j;
+}
+
+MicroKernel kernel_from_json(const nlohmann::json &j) {
+    MicroKernel k;
+    try {
+        k.gpu = j.at("gpu").get<bool>();
+        if (k.gpu) {
+            k.cuda.threads_x = j.at("threads").at(0).get<int>();
+            k.cuda.threads_y = j.at("threads").at(1).get<int>();
+            k.cuda.reg_x = j.at("regs").at(0).get<int>();
+            k.cuda.reg_y = j.at("regs").at(1).get<int>();
+            k.cuda.k_unroll = j.at("k_unroll").get<int>();
+        } else {
+            k.cpu.vector_width = j.at("vector_width").get<int>();
+            k.cpu.vectors = j.at("vectors").get<int>();
+            k.cpu.rows = j.at("rows").get<int>();
+            k.cpu.panel_tiles = j.at("panel_tiles").get<int>();
+            k.cpu.k_unroll = j.at("k_unroll").get<int>();
+            k.cpu.stage_strided = j.at("stage_strided").get<bool>();
+        }
+    } catch (const nlohmann::json::exception &e) {
+        user_error << "Diet: malformed micro-kernel " << j.dump() << ": " << e.what() << "\n";
+    }
+    const int lo = 1, hi = 4096;
+    for (int v : {k.cpu.vector_width, k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cuda.threads_x,
+                  k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll}) {
+        user_assert(v >= lo && v <= hi) << "Diet: malformed micro-kernel " << j.dump() << ": a field out of range\n";
+    }
+    return k;
+}
+
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
     const OutputEstimate *host = nullptr;
@@ -178,7 +225,8 @@ int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &ext) 
 }
 
 double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
-    const TileVariant &t = fitting_variant(tile_variants(k), ext[0], ext.size() > 1 ? ext[1] : 1);
+    const std::vector<TileVariant> variants = tile_variants(k);  // fitting_variant returns a reference into it
+    const TileVariant &t = fitting_variant(variants, ext[0], ext.size() > 1 ? ext[1] : 1);
     return 1.0 / (redundancy(ext[0], t.cols) * (ext.size() > 1 ? redundancy(ext[1], t.rows) : 1.0));
 }
 

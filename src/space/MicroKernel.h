@@ -7,6 +7,8 @@
 #include "analysis/ShapeFamily.h"
 #include "space/Hardware.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -40,7 +42,12 @@ struct MicroKernel {
     CpuKernel cpu;
     GpuKernel cuda;
     std::string to_string() const;
+    bool operator==(const MicroKernel &o) const { return to_string() == o.to_string(); }
 };
+
+// Every field, for the tuning log's dispatch decisions; from_json is a user_error on a malformed object.
+nlohmann::json kernel_to_json(const MicroKernel &k);
+MicroKernel kernel_from_json(const nlohmann::json &j);
 
 // What the space needs to know about one matmul-like stage over the training shapes.
 struct MatmulExtents {
