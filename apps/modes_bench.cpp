@@ -7,10 +7,20 @@
 // count. Then every tuned schedule is JIT-compiled and timed at every T, the runs interleaved
 // (for each repeat, for each T, each run once) and the median kept.
 //
-//   build/apps/modes_bench --runs joint:64,per_shape:64,max_shape:64,joint:8 --out-dir apps/modes
+// With --oracle, every kernel the first run's dispatch uses is also compiled alone (its tile
+// variants only, no dispatch) and timed at every T: the per-T best of them is the oracle the
+// dispatched library is compared with (issue 5's benchmark).
+//
+//   build/apps/modes_bench --runs joint:64,per_shape:64,max_shape:64,joint:8 --oracle --out-dir apps/modes
 #include "Halide.h"
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "dispatch/Dispatch.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
+#include "schedule/ApplySchedule.h"
+#include "schedule/ScheduleWriter.h"
+#include "space/Hardware.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -105,6 +115,8 @@ int main(int argc, char **argv) {
     app.add_option("--min-time", min_seconds, "seconds one repeat runs for at least (calls averaged)");
     app.add_option("--seed", seed, "HL_DIET_SEED of every run");
     app.add_option("--threads", threads, "parallelism Diet plans for and Halide runs with");
+    bool oracle = false;
+    app.add_flag("--oracle", oracle, "also time each kernel of the first run's dispatch alone (the per-T oracle)");
     CLI11_PARSE(app, argc, argv);
 
     std::vector<std::unique_ptr<Run>> runs;
@@ -142,6 +154,34 @@ int main(int argc, char **argv) {
         r->measurements = nlohmann::json::parse(in)["measurements"];
         r->pipeline.compile_jit(target);
         r->samples.assign(t_max + 1, {});
+    }
+
+    // The oracle's contestants: each kernel of the first run's dispatch, alone.
+    if (oracle && !runs.empty()) {
+        std::ifstream in(out_dir + "/" + runs[0]->name() + ".json");
+        nlohmann::json rep = nlohmann::json::parse(in);
+        diet::Dispatch d;
+        if (rep["stages"][0].contains("dispatch")) d = diet::dispatch_from_json(rep["stages"][0]["dispatch"], "report");
+        std::vector<std::string> seen;
+        for (const diet::DispatchLeaf &l : d.leaves) {
+            if (std::find(seen.begin(), seen.end(), l.kernel.to_string()) != seen.end()) continue;
+            seen.push_back(l.kernel.to_string());
+            auto r = std::make_unique<Run>();
+            r->mode = "kernel" + std::to_string(seen.size() - 1);
+            r->dense = std::make_unique<Dense>(K, N, t_max);
+            std::vector<Internal::Function> outputs{r->dense->y.function()};
+            diet::FunctionDAG dag(outputs);
+            diet::ShapeFamily fam = diet::read_shape_family(outputs, diet::Options());
+            diet::KernelChoice kc{dag.matmuls().at(0), l.kernel};
+            diet::ScheduleWriter w(false);
+            diet::apply_schedule(dag, {kc}, target, diet::CpuLimits::for_target(target, threads, 0), w);
+            diet::concretize_estimates(outputs, fam.representative());
+            r->pipeline = Pipeline(r->dense->y);
+            r->pipeline.compile_jit(target);
+            r->samples.assign(t_max + 1, {});
+            std::cerr << "=== oracle contestant " << r->name() << ": " << l.kernel.to_string() << "\n";
+            runs.push_back(std::move(r));
+        }
     }
 
     // Evaluate: interleaved, every T, every run, `repeats` times; check one result per (run, T).
@@ -209,6 +249,25 @@ int main(int argc, char **argv) {
             std::printf("      %5.3f [%5.3f]", geomean_ratio(*a, *b, 1, t_max), geomean_ratio(*a, *b, 1, std::min(16, t_max)));
         }
         std::printf("\n");
+    }
+    // The oracle: per T, the best of the dispatch's kernels alone.
+    std::vector<Run *> contestants;
+    for (auto &r : runs) {
+        if (r->mode.rfind("kernel", 0) == 0) contestants.push_back(r.get());
+    }
+    if (!contestants.empty()) {
+        double s = 0, worst = 0;
+        int worst_t = 1;
+        for (int t = 1; t <= t_max; t++) {
+            double best = INFINITY;
+            for (Run *c : contestants) best = std::min(best, median(c->samples[t]));
+            double ratio = median(runs[0]->samples[t]) / best;
+            s += std::log(ratio);
+            if (ratio > worst) worst = ratio, worst_t = t;
+        }
+        std::printf("\n%s (dispatched) / oracle (per-T best of its %zu kernels alone): geomean %.3f over T = 1..%d, "
+                    "worst %.3f at T=%d\n",
+                    runs[0]->name().c_str(), contestants.size(), std::exp(s / t_max), t_max, worst, worst_t);
     }
     std::printf("\nper-T medians: %s\n", csv.c_str());
     return 0;

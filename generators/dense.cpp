@@ -13,6 +13,12 @@
 // product over an RDom, read back at the same coordinates by a pure output.
 #include "Halide.h"
 
+// A schedule Diet emitted earlier (-e schedule), compiled in: the generator then builds the tuned
+// library without the plugin (see apps/frozen/). DIET_FROZEN_APPLY names its apply function.
+#ifdef DIET_FROZEN_SCHEDULE
+#include DIET_FROZEN_SCHEDULE
+#endif
+
 namespace {
 
 using namespace Halide;
@@ -54,6 +60,9 @@ public:
         w.set_estimates({{0, (int)K}, {0, (int)N}});
         y.set_estimates({{0, (int)N}, {0, 16 * t}});
 
+#ifdef DIET_FROZEN_SCHEDULE
+        if (!auto_schedule) return;  // schedule() applies the frozen one
+#endif
         if (!auto_schedule) {
             // A plain hand schedule (not tuned): transpose the weights so
             // that n is unit stride, then compute register tiles of acc.
@@ -81,6 +90,12 @@ public:
                 .vectorize(n, vec, TailStrategy::GuardWithIf);
         }
     }
+
+#ifdef DIET_FROZEN_SCHEDULE
+    void schedule() {
+        if (!auto_schedule) DIET_FROZEN_APPLY(get_pipeline(), get_target());
+    }
+#endif
 };
 
 }  // namespace

@@ -351,10 +351,14 @@ private:
                 break;
             }
         }
-        // Keep inputs within the element budget by shrinking the last dimension to a constant.
+        // Keep inputs within the element budget: the largest dimension becomes a small constant.
         while (!fits(ext)) {
+            size_t big = 0;
+            for (size_t d = 1; d < ext.size(); d++) {
+                if (at(ext[d].est, hi_) > at(ext[big].est, hi_)) big = d;
+            }
             Expr c = rng_.uniform(1, 8);
-            ext.back() = Extent{c, c};
+            ext[big] = Extent{c, c};
         }
         inputs.push_back(in);
         input_ext.push_back(ext);

@@ -50,6 +50,9 @@ TEST_CASE("malformed options are user errors that name the problem", "[options]"
     CHECK_THAT(message_of({{"timeout", "-1"}}), Catch::Contains("timeout must be"));
     CHECK_THAT(message_of({{"timeout", "5s"}}), Catch::Contains("timeout must be"));
     CHECK(Options::from_map({{"timeout", "2.5"}}).timeout_seconds == 2.5);
+    CHECK_THAT(message_of({{"max_kernels", "0"}}), Catch::Contains("max_kernels must be in"));
+    CHECK_THAT(message_of({{"training", "T=1:x"}}), Catch::Contains("not an integer"));
+    CHECK(Options::from_map({{"max_kernels", "3"}}).max_kernels == 3);
     CHECK_THAT(message_of({{"tile", "8"}}), Catch::Contains("unknown option 'tile'") && Catch::Contains("HL_DIET_tile"));
 }
 
@@ -87,6 +90,24 @@ TEST_CASE("HL_DIET_SHAPES overrides the range", "[analysis]") {
     ShapeFamily fam = read_shape_family(d.outputs(), o);
     CHECK(fam.vars[0].values == std::vector<int64_t>{16, 32, 48, 64});
     CHECK(fam.training_shapes(8, 0).size() == 4);  // the whole family
+}
+
+TEST_CASE("HL_DIET_TRAINING gives the training shapes, checked against the family", "[analysis]") {
+    DensePipeline d;
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    Options o = Options::from_map({{"training", "T=5,24,64"}});
+    CHECK(fam.training_shapes(o) == std::vector<Shape>{{{"T", 5}}, {{"T", 24}}, {{"T", 64}}});
+    auto message_of = [&](const std::string &spec) {
+        try {
+            fam.training_shapes(Options::from_map({{"training", spec}}));
+        } catch (const CompileError &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK_THAT(message_of("T=0,5"), Catch::Contains("T=0 is not in the shape family"));
+    CHECK_THAT(message_of("U=5"), Catch::Contains("gives no values for the shape variable T"));
+    CHECK_THAT(message_of("T=5,U=3"), Catch::Contains("U, which is not a shape variable"));
 }
 
 TEST_CASE("several shape variables are sampled deterministically with both corners", "[analysis]") {

@@ -4,6 +4,9 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "emit/ScheduleSource.h"
+#include "features/Features.h"
+#include "features/Lowering.h"
+#include "schedule/Instantiate.h"
 #include "schedule/ApplySchedule.h"
 #include "schedule/ScheduleWriter.h"
 #include "search/Tuner.h"
@@ -34,6 +37,49 @@ void write_file_atomically(const std::string &path, const std::string &text) {
     }
     user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
 }
+// `-e featurization`: JSON with, per matmul-like stage, each chosen micro-kernel's per-store
+// feature rows (Ansor's 164 + Diet's Halide features, shape-generic, as the cost model sees them),
+// lowered at the family's representative shape. A kernel that cannot be lowered gets its error.
+std::string featurize_choices(const std::vector<Function> &outputs, const std::vector<KernelChoice> &kernels,
+                              const Target &target, const CpuLimits &cpu, const Shape &at) {
+    nlohmann::json j;
+    j["shape"] = ShapeFamily::to_string(at);
+    j["ansor_feature_names"] = ansor_feature_names();
+    j["halide_feature_names"] = halide_feature_names();
+    j["stages"] = nlohmann::json::array();
+    if (kernels.empty()) return j.dump(1) + "\n";
+    const ShapeBinding binding = bind_shape(Pipeline(std::vector<Func>(outputs.begin(), outputs.end())), at);
+    for (const KernelChoice &kc : kernels) {
+        nlohmann::json st;
+        st["stage"] = kc.pattern.acc;
+        std::vector<MicroKernel> ks;
+        if (kc.dispatch.empty()) ks.push_back(kc.kernel);
+        for (const DispatchLeaf &l : kc.dispatch.leaves) {
+            if (std::find(ks.begin(), ks.end(), l.kernel) == ks.end()) ks.push_back(l.kernel);
+        }
+        for (const MicroKernel &k : ks) {
+            nlohmann::json kj;
+            kj["micro_kernel"] = k.to_string();
+            try {
+                Candidate c{kernels};
+                for (KernelChoice &other : c.kernels) other.dispatch = {};
+                for (KernelChoice &other : c.kernels) {
+                    if (other.pattern.acc == kc.pattern.acc) other.kernel = k;
+                }
+                FeatureOptions fo;
+                fo.shape_generic = true;
+                ProgramFeatures f = extract_features(lower_at_shape(instantiate(outputs, c, target, cpu, at), target, binding), fo);
+                for (const FeatureRow &r : f.rows) kj["rows"].push_back({{"buffer", r.buffer}, {"ansor", r.ansor}, {"halide", r.halide}});
+            } catch (const Halide::Error &e) {
+                kj["error"] = e.what();
+            }
+            st["micro_kernels"].push_back(kj);
+        }
+        j["stages"].push_back(st);
+    }
+    return j.dump(1) + "\n";
+}
+
 }  // namespace
 
 DietResult autoschedule(const Pipeline &pipeline, const Target &target, int parallelism,
@@ -74,13 +120,15 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         }
     }
 
+    const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family.representative());
+
     ScheduleWriter writer(opts.debug);
     std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer);
     for (const std::string &n : notes) std::cerr << "[diet] " << n << "\n";
 
     // Last: Halide 14's AOT codegen needs constant estimates.
     concretize_estimates(outputs, family.representative());
-    return {schedule_source(family, training, kernels, notes, writer)};
+    return {schedule_source(family, training, kernels, notes, writer), featurization};
 }
 
 namespace {
@@ -120,6 +168,7 @@ struct DietAutoscheduler {
         if (results) {
             if constexpr (has_scheduler_name<R>::value) results->scheduler_name = "Diet";
             results->schedule_source = r.schedule_source;
+            results->featurization.assign(r.featurization.begin(), r.featurization.end());
         }
     }
 };

@@ -10,6 +10,7 @@ namespace diet {
 
 struct DietResult {
     std::string schedule_source;
+    std::string featurization;  // JSON: the chosen micro-kernels' feature rows (-e featurization)
 };
 
 // Schedules `pipeline` for `target` in place. `parallelism` is the core count to plan for.

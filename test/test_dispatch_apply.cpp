@@ -1,0 +1,173 @@
+// A shape dispatch applied to the live Funcs (nested specialize() on the output's extents, each
+// leaf its own micro-kernel with its chain of tile variants) computes the right result at every
+// T of the family and outside it. The dispatch here is made by hand, with deliberately different
+// kernels per leaf, so the test does not depend on what a tuning run happens to choose.
+#include <catch2/catch.hpp>
+
+#include "Halide.h"
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "dispatch/Dispatch.h"
+#include "schedule/ApplySchedule.h"
+#include "schedule/ScheduleWriter.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
+
+#include <functional>
+#include <random>
+
+using namespace Halide;
+using namespace diet;
+
+namespace {
+
+struct Algorithm {
+    ImageParam a, b;
+    Param<int> T{"T", 32, 1, 128};
+    Func out;
+};
+
+// Each builder defines the same algorithm on fresh Funcs (called for Diet and for the reference).
+using Build = std::function<void(Algorithm &)>;
+
+void dense(Algorithm &g) {  // y[16T, 200] = x[16T, 64] * w[200, 64]^T
+    g.a = ImageParam(Float(32), 2, "x");
+    g.b = ImageParam(Float(32), 2, "w");
+    Func acc("acc");
+    Var n("n"), m("m");
+    RDom k(0, 64, "k");
+    acc(n, m) = 0.f;
+    acc(n, m) += g.a(k, m) * g.b(k, n);
+    g.out = Func("y");
+    g.out(n, m) = acc(n, m);
+    g.a.set_estimates({{0, 64}, {0, 16 * g.T}});
+    g.b.set_estimates({{0, 64}, {0, 200}});
+    g.out.set_estimates({{0, 200}, {0, 16 * g.T}});
+}
+
+void batch_matmul_nt(Algorithm &g) {  // out[B=3][T][T] = a[3][T][64] * bt[3][T][64]^T
+    g.a = ImageParam(Float(32), 3, "a");
+    g.b = ImageParam(Float(32), 3, "bt");
+    Func acc("acc");
+    Var j("j"), i("i"), bb("b");
+    RDom k(0, 64, "k");
+    acc(j, i, bb) = 0.f;
+    acc(j, i, bb) += g.a(k, i, bb) * g.b(k, j, bb);
+    g.out = Func("out");
+    g.out(j, i, bb) = acc(j, i, bb);
+    g.a.set_estimates({{0, 64}, {0, g.T}, {0, 3}});
+    g.b.set_estimates({{0, 64}, {0, g.T}, {0, 3}});
+    g.out.set_estimates({{0, g.T}, {0, g.T}, {0, 3}});
+}
+
+void batch_matmul_nn(Algorithm &g) {  // out[3][T][64] = a[3][T][T] * bn[3][T][64]
+    g.a = ImageParam(Float(32), 3, "a");
+    g.b = ImageParam(Float(32), 3, "bn");
+    Func acc("acc");
+    Var j("j"), i("i"), bb("b");
+    RDom k(0, g.a.dim(0).extent(), "k");
+    acc(j, i, bb) = 0.f;
+    acc(j, i, bb) += g.a(k, i, bb) * g.b(j, k, bb);
+    g.out = Func("out");
+    g.out(j, i, bb) = acc(j, i, bb);
+    g.a.set_estimates({{0, g.T}, {0, g.T}, {0, 3}});
+    g.b.set_estimates({{0, 64}, {0, g.T}, {0, 3}});
+    g.out.set_estimates({{0, 64}, {0, g.T}, {0, 3}});
+}
+
+Buffer<float> random_buffer(const std::vector<int> &sizes, int seed) {
+    Buffer<float> buf(sizes);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    buf.for_each_value([&](float &v) { v = u(rng); });
+    return buf;
+}
+
+// Three leaves over the output's row extent (dim 1), the middle one also bounded on dim 0, each
+// with a different kernel of the space (same operand staging: one wrapper Func for all leaves).
+Dispatch three_leaves(const std::vector<MicroKernel> &space) {
+    std::vector<MicroKernel> picks;
+    for (size_t i = 0; i < space.size() && picks.size() < 3; i += std::max<size_t>(1, space.size() / 3)) {
+        if (picks.empty() || space[i].cpu.stage_strided == picks[0].cpu.stage_strided) picks.push_back(space[i]);
+    }
+    REQUIRE(picks.size() == 3);
+    Dispatch d;
+    d.leaves.push_back({picks[0], {1, 1}, {kNoUpperBound, 40}, "rows <= 40", ""});
+    d.leaves.push_back({picks[1], {20, 41}, {kNoUpperBound, 700}, "rows in 41..700, cols >= 20", ""});
+    d.leaves.push_back({picks[2], {1, 1}, {kNoUpperBound, kNoUpperBound}, "the rest", ""});
+    return d;
+}
+
+void check_dispatched(const std::string &name, const Build &build, const std::function<std::vector<int>(int)> &a_size,
+                      const std::function<std::vector<int>(int)> &b_size,
+                      const std::function<std::vector<int>(int)> &out_size, const std::vector<int> &ts) {
+    Algorithm g, ref;
+    build(g);
+    build(ref);
+    std::vector<Internal::Function> outputs{g.out.function()};
+    FunctionDAG dag(outputs);
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    Options opts;
+    ShapeFamily fam = read_shape_family(outputs, opts);
+    const Target target = get_host_target();
+    const CpuLimits cpu = CpuLimits::for_target(target, 2, 0);
+    MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
+    std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, cpu);
+    KernelChoice kc{p, space[0]};
+    kc.dispatch = three_leaves(space);
+    ScheduleWriter w(false);
+    apply_schedule(dag, {kc}, target, cpu, w);
+    concretize_estimates(outputs, fam.representative());
+    const std::string source = w.source();
+    CHECK(source.find("extent() <= 40") != std::string::npos);
+    CHECK(source.find("extent() >= 41") != std::string::npos);
+    Pipeline scheduled(g.out);
+    scheduled.compile_jit(target);
+    concretize_estimates({ref.out.function()}, fam.representative());
+    for (int t : ts) {
+        INFO(name << " at T=" << t);
+        Buffer<float> a = random_buffer(a_size(t), t), b = random_buffer(b_size(t), 1000 + t);
+        g.a.set(a);
+        g.b.set(b);
+        g.T.set(t);
+        ref.a.set(a);
+        ref.b.set(b);
+        ref.T.set(t);
+        Buffer<float> got = scheduled.realize(out_size(t));
+        Buffer<float> want = ref.out.realize(out_size(t));
+        float worst = 0;
+        got.for_each_element([&](const int *pos) { worst = std::max(worst, std::abs(got(pos) - want(pos))); });
+        REQUIRE(worst <= 1e-4f);
+    }
+}
+
+std::vector<int> every_t_and_200() {
+    std::vector<int> ts;
+    for (int t = 1; t <= 128; t++) ts.push_back(t);
+    ts.push_back(200);  // outside the family: the nearest leaf runs
+    return ts;
+}
+
+}  // namespace
+
+TEST_CASE("a three-leaf dispatch of dense is correct at every T and outside the range", "[dispatch]") {
+    check_dispatched(
+        "dense", dense, [](int t) { return std::vector<int>{64, 16 * t}; },
+        [](int) { return std::vector<int>{64, 200}; }, [](int t) { return std::vector<int>{200, 16 * t}; },
+        every_t_and_200());
+}
+
+TEST_CASE("a three-leaf dispatch of batch_matmul NT is correct at every T and outside the range", "[dispatch]") {
+    check_dispatched(
+        "batch_matmul_nt", batch_matmul_nt, [](int t) { return std::vector<int>{64, t, 3}; },
+        [](int t) { return std::vector<int>{64, t, 3}; }, [](int t) { return std::vector<int>{t, t, 3}; },
+        every_t_and_200());
+}
+
+TEST_CASE("a three-leaf dispatch of batch_matmul NN is correct at every T and outside the range", "[dispatch]") {
+    check_dispatched(
+        "batch_matmul_nn", batch_matmul_nn, [](int t) { return std::vector<int>{t, t, 3}; },
+        [](int t) { return std::vector<int>{64, t, 3}; }, [](int t) { return std::vector<int>{64, t, 3}; },
+        every_t_and_200());
+}
