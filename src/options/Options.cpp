@@ -13,7 +13,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator"};
     return keys;
 }
 
@@ -160,6 +160,9 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
         } else if (key == "log" || key == "model" || key == "report") {
             user_assert(!value.empty()) << "Diet: option " << key << " must be a file path.\n";
             (key == "log" ? o.log_path : key == "model" ? o.model_path : o.report_path) = value;
+        } else if (key == "emit_generator") {
+            user_assert(!value.empty()) << "Diet: option " << key << " must be a file path.\n";
+            o.emit_generator_path = value;
         } else if (key == "trials") {
             int64_t n = parse_int(value, what);
             user_assert(n >= 0 && n <= 100000) << "Diet: option trials must be in [0, 100000], got " << n << ".\n";

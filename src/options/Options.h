@@ -32,6 +32,7 @@ struct Options {
     std::string model_path;            // "model": the cost model file, loaded if present, saved after tuning
     std::string report_path;           // "report": JSON report of the tuning run
     int max_kernels = 8;               // "max_kernels": micro-kernels one stage may dispatch among
+    std::string emit_generator_path;   // "emit_generator": also write a standalone generator .cpp (algorithm + schedule)
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

@@ -3,6 +3,7 @@
 
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
+#include "emit/GeneratorSource.h"
 #include "emit/ScheduleSource.h"
 #include "features/Features.h"
 #include "features/Lowering.h"
@@ -125,6 +126,12 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     ScheduleWriter writer(opts.debug);
     std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer);
     for (const std::string &n : notes) std::cerr << "[diet] " << n << "\n";
+
+    // Before concretize_estimates: the generator keeps the estimates as written (16*T).
+    if (!opts.emit_generator_path.empty()) {
+        write_file_atomically(opts.emit_generator_path, generator_source(pipeline, dag, family, writer.source()));
+        std::cerr << "[diet] wrote generator source " << opts.emit_generator_path << "\n";
+    }
 
     // Last: Halide 14's AOT codegen needs constant estimates.
     concretize_estimates(outputs, family.representative());
