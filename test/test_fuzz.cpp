@@ -53,7 +53,7 @@ using namespace Halide;
 
 namespace {
 
-constexpr int kDefaultCount = 300;
+constexpr int kDefaultCount = 250;
 constexpr uint32_t kDefaultSeed = 1;
 
 // The largest extent of any dimension and the most elements of any Func at the top of T's range.

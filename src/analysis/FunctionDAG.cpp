@@ -233,6 +233,14 @@ void FunctionDAG::classify_matmuls() {
         }
         std::vector<int> mapping = pointwise_mapping(host.func, r.name);
         if (mapping.empty()) { reject("its consumer " + host.name + " does not read it pointwise"); continue; }
+        // The batched kernel fuses the tile and batch loops into one parallel task loop. When other
+        // stages also read the output, Halide 14 bounds the batch index recovered from that loop
+        // (task / tiles, over the union of regions) so loosely that the output and the operands
+        // are "accessed" at negative batches and the pipeline fails at run time (test_fuzz).
+        if (host.dims() > 2 && !host.consumers.empty()) {
+            reject("its batched output " + host.name + " is also read by " + *host.consumers.begin());
+            continue;
+        }
 
         MatmulPattern p;
         p.acc = r.name;
