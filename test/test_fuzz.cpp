@@ -28,6 +28,7 @@
 //   DIET_FUZZ_SEED=<seed> DIET_FUZZ_COUNT=1 build/test/test_fuzz     # one pipeline
 //   DIET_FUZZ_SEED=1000 DIET_FUZZ_COUNT=5000 build/test/test_fuzz    # a longer run
 //   DIET_FUZZ_VERBOSE=1 ...                                           # print every pipeline
+//   DIET_FUZZ_VERBOSE=1 DIET_FUZZ_DRY=1 ...                           # only generate and print
 //
 // Pipeline i of a run uses seed DIET_FUZZ_SEED + i (default seed 1; the default count is what
 // fits the CI budget, see kDefaultCount).  A crash (signal) prints the seed it happened on.
@@ -1126,6 +1127,7 @@ Outcome run_one(uint32_t seed, bool verbose) {
 
     Outcome out;
     if (verbose) std::cout << "---- " << head.str() << std::flush;
+    if (env_int("DIET_FUZZ_DRY", 0)) return out;  // only generate and print (with DIET_FUZZ_VERBOSE=1)
     auto fail = [&](const std::string &what, const std::string &log, const std::string &schedule) {
         out.ok = false;
         out.message = what + "\n" + head.str() + (log.empty() ? "" : "  Diet's log:\n" + log) +

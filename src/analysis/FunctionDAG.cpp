@@ -169,10 +169,17 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
     }
     // Funcs that only read inputs, directly or through other such Funcs (an ImageParam's "x_im",
     // boundary conditions): cheap to recompute wherever they are used. Producers come first.
+    // Each producer must be read at one point: a stencil recomputed at every use multiplies its
+    // taps, and a chain of them inlined into a matmul's unrolled register tile kept LLVM busy for
+    // more than half an hour (test_fuzz).
     for (FuncNode &n : nodes_) {
         n.is_input_wrapper = !n.is_extern && !n.has_updates() && !n.is_output;
         for (const std::string &p : n.producers) {
             n.is_input_wrapper &= nodes_[index_.at(p)].is_input_wrapper;
+        }
+        if (n.is_input_wrapper) {
+            std::map<std::string, int> sites;
+            for (const Call *c : calls_of(n.func).func_calls) n.is_input_wrapper &= ++sites[c->name] == 1;
         }
     }
     for (FuncNode &n : nodes_) {

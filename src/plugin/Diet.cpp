@@ -49,7 +49,14 @@ std::string featurize_choices(const std::vector<Function> &outputs, const std::v
     j["halide_feature_names"] = halide_feature_names();
     j["stages"] = nlohmann::json::array();
     if (kernels.empty()) return j.dump(1) + "\n";
-    const ShapeBinding binding = bind_shape(Pipeline(std::vector<Func>(outputs.begin(), outputs.end())), at);
+    ShapeBinding binding;
+    try {
+        binding = bind_shape(Pipeline(std::vector<Func>(outputs.begin(), outputs.end())), at);
+    } catch (const Halide::Error &e) {
+        // E.g. an input without estimates: scheduling does not need them, featurization does.
+        j["error"] = std::string("no features: ") + e.what();
+        return j.dump(1) + "\n";
+    }
     for (const KernelChoice &kc : kernels) {
         nlohmann::json st;
         st["stage"] = kc.pattern.acc;
