@@ -248,6 +248,14 @@ void FunctionDAG::classify_matmuls() {
             reject("its batched output " + host.name + " is also read by " + *host.consumers.begin());
             continue;
         }
+        // One micro-kernel per output: a second reduction read by the same output (out = a@b + c@d)
+        // would tile the output twice, which Halide refuses ("n_v is already used", test_fuzz).
+        auto same_host = std::find_if(matmuls_.begin(), matmuls_.end(),
+                                      [&](const MatmulPattern &q) { return q.host == host.name; });
+        if (same_host != matmuls_.end()) {
+            reject("its consumer " + host.name + " already hosts the micro-kernel of " + same_host->acc);
+            continue;
+        }
 
         MatmulPattern p;
         p.acc = r.name;
