@@ -238,6 +238,9 @@ void FunctionDAG::classify_matmuls() {
             reject("its consumer " + host.name + " is not a pure output of the same dimensionality");
             continue;
         }
+        // The tile variants are specialized on the output's buffer extents: output_buffer() does
+        // not exist for a Tuple-valued output (Halide refuses to schedule it, test_fuzz).
+        if (host.func.outputs() != 1) { reject("its consumer " + host.name + " is a Tuple"); continue; }
         std::vector<int> mapping = pointwise_mapping(host.func, r.name);
         if (mapping.empty()) { reject("its consumer " + host.name + " does not read it pointwise"); continue; }
         // The batched kernel fuses the tile and batch loops into one parallel task loop. When other
