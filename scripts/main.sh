@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds, tunes the BERT dense layer over T in [1, 128] on
 # this machine's CPU (HL_DIET_TRIALS measurements, one joint model, the shape dispatch), then runs
-# the benchmark (the tuned Diet library vs OpenBLAS vs Mullapudi2016, every T, interleaved medians).
+# the benchmark (the tuned Diet library vs OpenBLAS vs Mullapudi2016, every T, interleaved medians),
+# then the anchors' geomean table for the layer (apps/anchors_bench).
 # Arguments go to dense_bench, e.g. --t 1,5,128, --all, --csv out.csv.
 # DIET_MAIN_TRIALS (default 32) sets the budget; 0 keeps the heuristic's kernels. The tuning log
 # build/main_tuning.log is kept: a rerun reuses its measurements.
@@ -20,4 +21,13 @@ grep -q "Micro-kernels" build/apps/dense_diet.schedule.h || { echo "main: the tu
 # OpenBLAS is the baseline: let it pick its best kernels for this CPU (an inherited
 # OPENBLAS_CORETYPE would pin, e.g., its AVX2 kernels on an AVX-512 machine).
 unset OPENBLAS_CORETYPE
-exec build/apps/dense_bench "$@"
+build/apps/dense_bench "$@"
+# The anchors' table for this layer (issue 6; scripts/bench.sh runs every workload at every T):
+# Diet joint against oneDNN, OpenBLAS and Halide's Adams2019 / Mullapudi2016 applied at T=128, every
+# 4th T. Diet tunes in-process with the same budget (its log is kept, so a rerun is quick).
+echo
+echo "main: Diet against the anchors on this layer (every 4th T; full run: bash scripts/bench.sh)"
+build/apps/anchors_bench --workloads dense_qkv --diet-runs "joint:$trials" \
+    --systems onednn,adams2019_max_shape,mullapudi2016_max_shape --t-step 4 --reuse-logs \
+    --out-dir build/main_anchors \
+    2> >(grep -E '^(===|  [a-z0-9_]+: ready|GPU)' >&2)
