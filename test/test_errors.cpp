@@ -5,6 +5,10 @@
 #include "options/Options.h"
 #include "plugin/Diet.h"
 
+#include <cstdlib>
+#include <limits>
+#include <map>
+
 using namespace Halide;
 
 namespace {
@@ -102,4 +106,203 @@ TEST_CASE("constant estimates are a one-shape family and schedule fine", "[error
     Matmul m;
     m.y.set_estimates({{0, 64}, {0, 48}});
     CHECK(error_of(m.y) == "no error");
+}
+
+// ---- issue 7, bad input through the real entry point and the sizes the cases above miss --------
+
+namespace {
+
+// The autoscheduler as Halide calls it (registered once per process, as the plugin does when
+// loaded); options come from HL_DIET_* environment variables exactly as under GenGen.
+std::string error_through_plugin(const Pipeline &p, const std::map<std::string, std::string> &env,
+                                 const Target &t = get_host_target()) {
+    static bool registered = [] {
+        diet::register_autoscheduler();
+        return true;
+    }();
+    (void)registered;
+    for (const auto &[k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    std::string result = "no error";
+    try {
+        Pipeline(p).auto_schedule("Diet", t, MachineParams(2, 1 << 20, 40));
+    } catch (const CompileError &e) {
+        result = e.what();
+    } catch (const Halide::Error &e) {
+        result = std::string("non-user error: ") + e.what();
+    } catch (const std::exception &e) {
+        result = std::string("other exception: ") + e.what();
+    }
+    for (const auto &kv : env) unsetenv(kv.first.c_str());
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("malformed HL_DIET_* values through the registered autoscheduler", "[errors]") {
+    struct Case {
+        std::string var, value, expect;
+    };
+    const std::vector<Case> cases = {
+        {"HL_DIET_SAMPLES", "eight", "option samples: 'eight' is not an integer"},
+        {"HL_DIET_SAMPLES", "99999999999999999999", "is not an integer"},
+        {"HL_DIET_SAMPLES", "0", "samples must be in [1, 4096]"},
+        {"HL_DIET_DEBUG", "maybe", "is not a boolean"},
+        {"HL_DIET_TRIALS", "-3", "trials must be in [0, 100000]"},
+        {"HL_DIET_TIMEOUT", "nan", "timeout must be a number of seconds"},
+        {"HL_DIET_TIMEOUT", "inf", "timeout must be a number of seconds"},
+        {"HL_DIET_MODE", "fast", "mode must be joint, per_shape or max_shape, got 'fast'"},
+        {"HL_DIET_MAX_KERNELS", "65", "max_kernels must be in [1, 64]"},
+        {"HL_DIET_SEED", "-1", "seed must be non-negative"},
+        {"HL_DIET_LOG", "", "option log must be a file path"},
+        {"HL_DIET_SHAPES", "", "HL_DIET_SHAPES is empty"},
+        {"HL_DIET_SHAPES", "T=1:x", "not an integer"},
+        {"HL_DIET_SHAPES", "T=1:8:", "not an integer"},
+        {"HL_DIET_SHAPES", "T=8:1", "the range 8:1 is empty"},
+        {"HL_DIET_SHAPES", "1T=1:8", "is not a parameter name"},
+        {"HL_DIET_SHAPES", "T=1:8,,", "has an empty entry"},
+        {"HL_DIET_SHAPES", "T=1:4:2:1", "must be MIN:MAX or MIN:MAX:STEP"},
+        // The full int64 range: (hi - lo) overflows; must be refused, not enumerated.
+        {"HL_DIET_SHAPES", "T=-9223372036854775808:9223372036854775807", "too many values"},
+        {"HL_DIET_SHAPES", "T=0:9223372036854775807:4611686018427387904", "does not fit"},
+        {"HL_DIET_SHAPES", "T=1,3000000000", "does not fit"},
+        {"HL_DIET_TRAINING", "T=1,x", "HL_DIET_TRAINING entry for T: 'x' is not an integer"},
+        {"HL_DIET_TRAINING", "T=200", "T=200 is not in the shape family"},
+        {"HL_DIET_TILE", "8", "unknown option 'tile' (HL_DIET_tile"},
+        {"HL_DIET_", "1", "unknown option ''"},
+    };
+    for (const Case &c : cases) {
+        INFO(c.var << "=" << c.value);
+        Matmul m;
+        Param<int> T("T", 4, 1, 8);
+        m.y.set_estimates({{0, 64}, {0, 16 * T}});
+        std::string e = error_through_plugin(m.y, {{c.var, c.value}});
+        CHECK_THAT(e, Catch::Contains(c.expect));
+        CHECK_THAT(e, !Catch::Contains("non-user error") && !Catch::Contains("other exception"));
+    }
+    // Sanity: the same pipeline with well-formed options schedules.
+    Matmul m;
+    Param<int> T("T", 4, 1, 8);
+    m.y.set_estimates({{0, 64}, {0, 16 * T}});
+    CHECK(error_through_plugin(m.y, {{"HL_DIET_SAMPLES", "3"}, {"HL_DIET_SHAPES", "T=2:6:2"}}) == "no error");
+}
+
+TEST_CASE("a parameter whose range excludes its own estimate", "[errors]") {
+    Matmul m;
+    Param<int> T("T", 4, 1, 8);
+    T.set_estimate(500);
+    m.y.set_estimates({{0, 64}, {0, 16 * T}});
+    std::string e = error_of(m.y);
+    CHECK_THAT(e, Catch::Contains("estimate of T (500)") && Catch::Contains("outside its range [1, 8]"));
+}
+
+TEST_CASE("HL_DIET_SHAPES whose values exclude the parameter's estimate is not an error", "[errors]") {
+    // The override defines the family; the representative shape moves inside it.
+    Matmul m;
+    Param<int> T("T", 4, 1, 8);
+    T.set_estimate(6);
+    m.y.set_estimates({{0, 64}, {0, 16 * T}});
+    diet::Options o;
+    o.shapes = diet::parse_shape_specs("T=1:3");
+    CHECK(error_of(m.y, get_host_target(), o) == "no error");
+    // The estimates Halide sees afterwards are those of the representative shape, inside the family.
+    const auto &est = m.y.function().schedule().estimates();
+    REQUIRE(est.size() == 2);
+    CHECK(Internal::is_const(est[1].extent, 48));
+}
+
+TEST_CASE("extents of 2^31 and beyond are refused, not overflowed", "[errors]") {
+    {
+        // 32768 * T is 2^31 at T = 65536: it overflows int32 arithmetic.
+        Matmul m;
+        Param<int> T("T", 4, 1, 65536);
+        m.y.set_estimates({{0, 64}, {0, 32768 * T}});
+        std::string e = error_of(m.y);
+        CHECK_THAT(e, Catch::Contains("estimated extent of " + m.y.name() + ".i") &&
+                          Catch::Contains("must lie in [1, 2^31)"));
+    }
+    {
+        // Exactly 2^31 at the top of the range (Halide itself refuses 64-bit estimates).
+        Matmul m;
+        Param<int> T("T", 1, 1, 2);
+        m.y.set_estimates({{0, (1 << 30) * T}, {0, 64}});
+        std::string e = error_of(m.y);
+        CHECK_THAT(e, Catch::Contains("estimated extent of " + m.y.name() + ".j") && Catch::Contains("overflows its int32 arithmetic") &&
+                          Catch::Contains("T=2"));
+        CHECK_THAT(e, Catch::Contains("must lie in [1, 2^31)"));
+        CHECK_THAT(e, !Catch::Contains("non-user error"));
+    }
+    {
+        // The largest allowed extent is scheduled (nothing is allocated while scheduling).
+        Matmul m;
+        m.y.set_estimates({{0, 64}, {0, std::numeric_limits<int32_t>::max()}});
+        CHECK(error_of(m.y) == "no error");
+    }
+    {
+        // An extent of 0 reached inside a symbolic family (T - 1 at T = 1).
+        Matmul m;
+        Param<int> T("T", 4, 1, 8);
+        m.y.set_estimates({{0, T - 1}, {0, 64}});
+        CHECK_THAT(error_of(m.y), Catch::Contains("estimated extent of " + m.y.name() + ".j is 0 at T=1"));
+    }
+}
+
+TEST_CASE("a 64-bit shape parameter with a range too large to enumerate", "[errors]") {
+    Matmul m;
+    Param<int64_t> T("T", 4, Internal::make_const(Int(64), std::numeric_limits<int64_t>::min()),
+                     Internal::make_const(Int(64), std::numeric_limits<int64_t>::max()));
+    m.y.set_estimates({{0, 64}, {0, cast<int>(T)}});
+    std::string e = error_of(m.y);
+    CHECK_THAT(e, Catch::Contains("the range of T") && Catch::Contains("too large to tune"));
+}
+
+TEST_CASE("an estimate that is not a constant expression of scalar parameters", "[errors]") {
+    {
+        Matmul m;
+        m.y.set_estimates({{0, 64}, {0, m.a.dim(1).extent()}});
+        std::string e = error_of(m.y);
+        CHECK_THAT(e, Catch::Contains("the estimate extent of " + m.y.name() + ".i") &&
+                          Catch::Contains("estimates may only use constants and scalar parameters"));
+    }
+    {
+        // An input's estimate over an unranged parameter.
+        Matmul m;
+        Param<int> U("U");
+        m.y.set_estimates({{0, 64}, {0, 64}});
+        m.a.dim(1).set_estimate(0, 4 * U);
+        CHECK_THAT(error_of(m.y), Catch::Contains("uses the scalar parameter U") && Catch::Contains("has no range"));
+    }
+}
+
+TEST_CASE("an architecture Diet does not schedule for is named", "[errors]") {
+    Matmul m;
+    m.y.set_estimates({{0, 64}, {0, 64}});
+    for (const char *t : {"wasm-32-wasmrt", "powerpc-64-linux", "riscv-64-linux"}) {
+        INFO(t);
+        std::string e = error_of(m.y, Target(t));
+        CHECK_THAT(e, Catch::Contains(Target(t).to_string()) &&
+                          Catch::Contains("has an architecture Diet does not schedule for"));
+    }
+    for (const char *t : {"host-metal", "host-d3d12compute", "x86-64-linux-openglcompute"}) {
+        INFO(t);
+        CHECK_THAT(error_of(m.y, Target(t)), Catch::Contains("Diet does not support"));
+    }
+    // The same through the registered autoscheduler.
+    CHECK_THAT(error_through_plugin(m.y, {}, Target("host-opencl")), Catch::Contains("opencl") && Catch::Contains("Diet does not support"));
+}
+
+TEST_CASE("tuning a pipeline whose inputs have no estimates says which input", "[errors]") {
+    // Scheduling alone does not need input estimates (constant-estimate sizes come from the
+    // outputs); measuring does: it must allocate inputs.
+    Matmul m;
+    Param<int> T("T", 4, 1, 8);
+    m.y.set_estimates({{0, 64}, {0, 16 * T}});
+    CHECK(error_of(m.y) == "no error");
+    Matmul m2;
+    Param<int> T2("T", 4, 1, 8);
+    m2.y.set_estimates({{0, 64}, {0, 16 * T2}});
+    diet::Options o;
+    o.trials = 2;
+    std::string e = error_of(m2.y, get_host_target(), o);
+    CHECK_THAT(e, Catch::Contains("input buffer " + m2.a.name() + ", dimension 0 has no estimate"));
+    CHECK_THAT(e, !Catch::Contains("non-user error"));
 }

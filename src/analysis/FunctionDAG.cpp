@@ -187,6 +187,14 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
             nodes_[index_.at(p)].consumers.insert(n.name);
         }
     }
+    // An extern stage reads its Func arguments as buffers: they cannot be inlined ("Func pre cannot
+    // be scheduled to be computed inline, because it is used in the externally-computed function",
+    // test_apps_pipelines), so they are not input wrappers whatever they read.
+    for (FuncNode &n : nodes_) {
+        for (const std::string &c : n.consumers) {
+            if (nodes_[index_.at(c)].is_extern) n.is_input_wrapper = false;
+        }
+    }
     for (FuncNode &n : nodes_) {
         n.pointwise_consumed = !n.consumers.empty();
         for (const std::string &c : n.consumers) {

@@ -3,6 +3,7 @@
 #include "common/Errors.h"
 
 #include <algorithm>
+#include <iostream>
 #include <mutex>
 #include <random>
 #include <set>
@@ -65,10 +66,15 @@ std::vector<int64_t> values_of_param(const Parameter &p, const std::string &used
     std::optional<int64_t> l = constant_value(lo), h = constant_value(hi);
     user_assert(l && h) << "Diet: the range of " << p.name() << " is not constant.\n";
     user_assert(*l <= *h) << "Diet: the range of " << p.name() << " [" << *l << ", " << *h << "] is empty.\n";
-    user_assert(*h - *l < 10000000) << "Diet: the range of " << p.name() << " [" << *l << ", " << *h
-                                    << "] is too large to tune; narrow it or set HL_DIET_SHAPES.\n";
+    // Unsigned: *h - *l overflows int64 for a 64-bit parameter's full range.
+    user_assert((uint64_t)*h - (uint64_t)*l < 10000000)
+        << "Diet: the range of " << p.name() << " [" << *l << ", " << *h
+        << "] is too large to tune; narrow it or set HL_DIET_SHAPES.\n";
     std::vector<int64_t> v;
-    for (int64_t x = *l; x <= *h; x++) v.push_back(x);
+    for (int64_t x = *l;; x++) {
+        v.push_back(x);
+        if (x == *h) break;
+    }
     return v;
 }
 
@@ -272,6 +278,18 @@ std::vector<Shape> ShapeFamily::training_shapes(int count, uint64_t seed) const 
     return out;
 }
 
+namespace {
+// An estimate's value at a shape; a user error where it is not a constant there (it overflows
+// the 32-bit arithmetic it is written in, e.g. 32768 * T at T = 65536), instead of the internal
+// error of ShapeFamily::evaluate later on.
+int64_t estimate_at(const Expr &e, const Shape &s, const std::string &what) {
+    std::optional<int64_t> c = constant_value(ShapeFamily::bind(e, s));
+    user_assert(c) << "Diet: " << what << " (" << e << ") overflows its " << e.type() << " arithmetic at "
+                   << ShapeFamily::to_string(s) << "; extents must lie in [1, 2^31).\n";
+    return *c;
+}
+}  // namespace
+
 ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Options &opts) {
     ShapeFamily fam;
     std::map<std::string, Parameter> used;  // scalar params appearing in estimates
@@ -336,10 +354,26 @@ ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Option
         v.name = name;
         v.values = overrides.count(name) ? overrides[name]->values
                                          : values_of_param(p, "an estimate of the pipeline");
+        for (int64_t x : v.values) {
+            user_assert(p.type().can_represent(x))
+                << "Diet: HL_DIET_SHAPES gives " << name << "=" << x << ", which does not fit the parameter's type "
+                << p.type() << ".\n";
+        }
         v.representative = v.values.back();
         if (p.estimate().defined()) {
             if (std::optional<int64_t> e = constant_value(p.estimate())) {
-                if (std::binary_search(v.values.begin(), v.values.end(), *e)) v.representative = *e;
+                if (std::binary_search(v.values.begin(), v.values.end(), *e)) {
+                    v.representative = *e;
+                } else if (!overrides.count(name)) {
+                    user_error << "Diet: the estimate of " << name << " (" << *e << ") is outside its range ["
+                               << v.values.front() << ", " << v.values.back() << "]; make the estimate a value "
+                               << "of the range (Param::set_estimate, Input<int>'s default) or widen the range.\n";
+                } else {
+                    std::cerr << "[diet] note: the estimate of " << name << " (" << *e << ") is not among the "
+                              << "HL_DIET_SHAPES values of " << name << " (" << v.values.front() << ".."
+                              << v.values.back() << "); the representative shape uses " << name << "="
+                              << v.representative << ".\n";
+                }
             }
         }
         fam.vars.push_back(v);
@@ -351,11 +385,25 @@ ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Option
     for (const OutputEstimate &oe : fam.outputs) {
         for (size_t d = 0; d < oe.vars.size(); d++) {
             for (const Shape &s : probe) {
-                int64_t e = ShapeFamily::evaluate(oe.extent[d], s);
+                const std::string what = oe.func + "." + oe.vars[d];
+                estimate_at(oe.min[d], s, "the estimated min of " + what);
+                int64_t e = estimate_at(oe.extent[d], s, "the estimated extent of " + what);
                 user_assert(e >= 1 && e <= (int64_t(1) << 31) - 1)
                     << "Diet: the estimated extent of " << oe.func << "." << oe.vars[d] << " is " << e << " at "
                     << ShapeFamily::to_string(s) << " (estimate " << oe.extent[d]
                     << "); extents must lie in [1, 2^31).\n";
+            }
+        }
+    }
+    for (auto &kv : all_params(outputs)) {
+        const Parameter &p = kv.second;
+        if (!p.is_buffer()) continue;
+        for (int d = 0; d < p.dimensions(); d++) {
+            auto [min, extent] = original_estimate(p, d);
+            const std::string what = "the estimate of buffer " + p.name() + " dimension " + std::to_string(d);
+            for (const Shape &s : probe) {
+                if (min.defined()) estimate_at(min, s, what + " (min)");
+                if (extent.defined()) estimate_at(extent, s, what);
             }
         }
     }

@@ -67,8 +67,8 @@ bool is_identifier(const std::string &s) {
 
 // Values of one "NAME=..." entry; entries are separated by commas, but the list form
 // (T=1,8,64) also uses commas, so a bare number continues the previous entry's list.
-std::vector<int64_t> parse_values(const std::string &name, const std::string &body) {
-    const std::string what = "HL_DIET_SHAPES entry for " + name;
+std::vector<int64_t> parse_values(const std::string &option, const std::string &name, const std::string &body) {
+    const std::string what = option + " entry for " + name;
     std::vector<int64_t> values;
     if (body.find(':') != std::string::npos) {
         std::vector<std::string> f = split(body, ':');
@@ -78,10 +78,12 @@ std::vector<int64_t> parse_values(const std::string &name, const std::string &bo
         int64_t step = f.size() == 3 ? parse_int(f[2], what) : 1;
         user_assert(step > 0) << "Diet: " << what << ": the step must be positive, got " << step << ".\n";
         user_assert(lo <= hi) << "Diet: " << what << ": the range " << lo << ":" << hi << " is empty.\n";
-        user_assert((hi - lo) / step < 10000000)
+        // Unsigned: hi - lo overflows int64 for ranges such as INT64_MIN:INT64_MAX.
+        const uint64_t count = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)step;
+        user_assert(count < 10000000)
             << "Diet: " << what << ": the range " << body << " has too many values.\n";
-        for (int64_t v = lo; v <= hi; v += step) {
-            values.push_back(v);
+        for (uint64_t i = 0; i <= count; i++) {
+            values.push_back(lo + (int64_t)(i * (uint64_t)step));
         }
     } else {
         values.push_back(parse_int(body, what));
@@ -91,28 +93,28 @@ std::vector<int64_t> parse_values(const std::string &name, const std::string &bo
 
 }  // namespace
 
-std::vector<ShapeVarSpec> parse_shape_specs(const std::string &text) {
+std::vector<ShapeVarSpec> parse_shape_specs(const std::string &text, const std::string &option) {
     std::vector<ShapeVarSpec> specs;
-    user_assert(!trim(text).empty()) << "Diet: HL_DIET_SHAPES is empty; expected e.g. T=1:128.\n";
+    user_assert(!trim(text).empty()) << "Diet: " << option << " is empty; expected e.g. T=1:128.\n";
     for (const std::string &item : split(text, ',')) {
-        user_assert(!item.empty()) << "Diet: HL_DIET_SHAPES='" << text << "' has an empty entry.\n";
+        user_assert(!item.empty()) << "Diet: " << option << "='" << text << "' has an empty entry.\n";
         size_t eq = item.find('=');
         if (eq == std::string::npos) {
             // A bare value continues the list of the previous variable: T=1,8,64.
             user_assert(!specs.empty() && item.find(':') == std::string::npos)
-                << "Diet: HL_DIET_SHAPES entry '" << item << "' must look like NAME=MIN:MAX, NAME=MIN:MAX:STEP "
+                << "Diet: " << option << " entry '" << item << "' must look like NAME=MIN:MAX, NAME=MIN:MAX:STEP "
                 << "or NAME=V1,V2,...\n";
-            auto more = parse_values(specs.back().name, item);
+            auto more = parse_values(option, specs.back().name, item);
             specs.back().values.insert(specs.back().values.end(), more.begin(), more.end());
             continue;
         }
         std::string name = trim(item.substr(0, eq));
         user_assert(is_identifier(name))
-            << "Diet: HL_DIET_SHAPES entry '" << item << "': '" << name << "' is not a parameter name.\n";
+            << "Diet: " << option << " entry '" << item << "': '" << name << "' is not a parameter name.\n";
         for (const auto &s : specs) {
-            user_assert(s.name != name) << "Diet: HL_DIET_SHAPES names " << name << " twice.\n";
+            user_assert(s.name != name) << "Diet: " << option << " names " << name << " twice.\n";
         }
-        specs.push_back({name, parse_values(name, trim(item.substr(eq + 1)))});
+        specs.push_back({name, parse_values(option, name, trim(item.substr(eq + 1)))});
     }
     for (auto &s : specs) {
         std::sort(s.values.begin(), s.values.end());
@@ -135,7 +137,7 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
         if (key == "shapes") {
             o.shapes = parse_shape_specs(value);
         } else if (key == "training") {
-            o.training = parse_shape_specs(value);
+            o.training = parse_shape_specs(value, "HL_DIET_TRAINING");
         } else if (key == "samples") {
             int64_t n = parse_int(value, what);
             user_assert(n >= 1 && n <= 4096) << "Diet: option samples must be in [1, 4096], got " << n << ".\n";

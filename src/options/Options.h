@@ -43,7 +43,8 @@ struct Options {
 // The keys Diet knows, for messages.
 const std::vector<std::string> &known_option_keys();
 
-// Exposed for tests: parses one HL_DIET_SHAPES string.
-std::vector<ShapeVarSpec> parse_shape_specs(const std::string &text);
+// Exposed for tests: parses one HL_DIET_SHAPES string (or another option with the same grammar,
+// named in messages).
+std::vector<ShapeVarSpec> parse_shape_specs(const std::string &text, const std::string &option = "HL_DIET_SHAPES");
 
 }  // namespace diet
