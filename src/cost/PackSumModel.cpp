@@ -5,8 +5,14 @@
 
 #include <xgboost/c_api.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 namespace diet {
@@ -149,15 +155,66 @@ std::vector<float> PackSumModel::predict(const std::vector<FeatureRows> &program
                            programs.size());
 }
 
+namespace {
+
+std::string extension_of(const std::string &path) {
+    const size_t dot = path.find_last_of('.'), slash = path.find_last_of('/');
+    return (dot != std::string::npos && (slash == std::string::npos || dot > slash)) ? path.substr(dot) : "";
+}
+
+std::optional<std::string> get_attr(BoosterHandle b, const char *key) {
+    const char *out = nullptr;
+    int success = 0;
+    if (XGBoosterGetAttr(b, key, &out, &success) != 0 || !success || !out) return std::nullopt;
+    return std::string(out);
+}
+
+ModelInfo info_of(BoosterHandle b) {
+    ModelInfo i;
+    try {
+        if (auto f = get_attr(b, "diet_model_format")) i.format = std::stoi(*f);
+        if (auto v = get_attr(b, "diet_pipeline")) i.pipeline = *v;
+        if (auto v = get_attr(b, "diet_target")) i.target = *v;
+        if (auto v = get_attr(b, "diet_trained_on")) i.trained_on = std::stoll(*v);
+        if (auto v = get_attr(b, "diet_label_scale")) i.label_scale = std::stod(*v);
+        if (auto v = get_attr(b, "diet_tool_version")) i.tool_version = *v;
+    } catch (const std::exception &) {
+        i.format = -1;  // attributes that do not parse: not a model this version can use
+    }
+    return i;
+}
+
+}  // namespace
+
 void PackSumModel::save(const std::string &path) const {
     user_assert(booster_) << "Diet: cannot save an untrained cost model to " << path << "\n";
+    BoosterHandle b = (BoosterHandle)booster_;
+    char scale[64];
+    std::snprintf(scale, sizeof scale, "%.17g", info_.label_scale);
+    check(XGBoosterSetAttr(b, "diet_model_format", std::to_string(kModelFormat).c_str()), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_pipeline", info_.pipeline.c_str()), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_target", info_.target.c_str()), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_trained_on", std::to_string(info_.trained_on).c_str()), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_label_scale", scale), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_tool_version", info_.tool_version.empty() ? "diet 0.1.0" : info_.tool_version.c_str()),
+          "set attribute");
     // XGBoost picks the format from the file name's extension (".json", ".ubj", else binary), so
-    // the temporary keeps it: model.json is written as model.json.tmp.json.
-    const size_t dot = path.find_last_of('.'), slash = path.find_last_of('/');
-    const std::string ext = (dot != std::string::npos && (slash == std::string::npos || dot > slash)) ? path.substr(dot) : "";
-    const std::string tmp = path + ".tmp" + ext;
-    check(XGBoosterSaveModel((BoosterHandle)booster_, tmp.c_str()), "save");
-    user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
+    // the temporary keeps it: model.json is written as model.json.tmp<pid>.json.
+    const std::string tmp = path + ".tmp" + std::to_string((long)getpid()) + extension_of(path);
+    if (XGBoosterSaveModel(b, tmp.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        check(-1, "save");
+    }
+    // On disk before it replaces the old file: a crash leaves the old model or the new one.
+    int fd = open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        user_error << "Diet: cannot move " << tmp << " to " << path << "\n";
+    }
 }
 
 bool PackSumModel::load(const std::string &path, std::string *why) {
@@ -169,14 +226,87 @@ bool PackSumModel::load(const std::string &path, std::string *why) {
     }
     BoosterHandle b = nullptr;
     if (XGBoosterCreate(nullptr, 0, &b) != 0 || XGBoosterLoadModel(b, path.c_str()) != 0) {
-        if (why) *why = std::string("not an XGBoost model: ") + XGBGetLastError();
+        if (why) {
+            std::string e = XGBGetLastError();  // its first line: the rest is a stack trace
+            *why = "not an XGBoost model: " + e.substr(0, e.find('\n'));
+        }
         if (b) XGBoosterFree(b);
         return false;
     }
     reset();
     booster_ = b;
+    info_ = info_of(b);
     training_programs_ = (size_t)params_.warmup_programs;  // a saved model is past its warm-up
     return true;
+}
+
+ModelFile inspect_model_file(const std::string &path, const std::string &pipeline, const std::string &target) {
+    ModelFile f;
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 && errno == ENOENT) return f;
+    PackSumModel m;
+    std::string why;
+    if (!m.load(path, &why)) {
+        f.state = ModelFile::Unreadable;
+        f.why = why;
+        return f;
+    }
+    f.info = m.info();
+    f.state = ModelFile::Foreign;
+    if (f.info.format == 0) {
+        f.why = "an XGBoost model without Diet's attributes (another program's, or written by an older Diet)";
+    } else if (f.info.format != kModelFormat) {
+        f.why = "a Diet cost model of format " + std::to_string(f.info.format) + " (" + f.info.tool_version +
+                "); this version reads format " + std::to_string(kModelFormat);
+    } else if (f.info.target != target) {
+        f.why = "a Diet cost model for the target " + f.info.target + ", not " + target;
+    } else if (f.info.pipeline != pipeline) {
+        f.why = "a Diet cost model of another pipeline (" + f.info.pipeline + ", not " + pipeline + ")";
+    } else {
+        f.state = ModelFile::Usable;
+    }
+    return f;
+}
+
+std::string model_sibling_path(const std::string &path) {
+    const std::string ext = extension_of(path);
+    return path.substr(0, path.size() - ext.size()) + ".diet-new" + ext;
+}
+
+std::string save_model_with_policy(const PackSumModel &m, const std::string &path, std::string *message) {
+    const ModelInfo &mine = m.info();
+    const std::string n = std::to_string(mine.trained_on);
+    // Whether `p` may be replaced by `m`, and if not why.
+    auto may_replace = [&](const std::string &p, std::string *why) {
+        ModelFile f = inspect_model_file(p, mine.pipeline, mine.target);
+        switch (f.state) {
+        case ModelFile::Missing: return true;
+        case ModelFile::Usable:
+            if (f.info.trained_on <= mine.trained_on) return true;
+            *why = "it holds a model trained on " + std::to_string(f.info.trained_on) + " measurements, this one on " + n;
+            return false;
+        case ModelFile::Unreadable:
+        case ModelFile::Foreign: *why = "it is " + f.why; return false;
+        }
+        return false;
+    };
+    std::string why;
+    if (may_replace(path, &why)) {
+        m.save(path);
+        *message = "cost model (trained on " + n + " measurements) saved to " + path;
+        return path;
+    }
+    const std::string sibling = model_sibling_path(path);
+    std::string why_sibling;
+    if (may_replace(sibling, &why_sibling)) {
+        m.save(sibling);
+        *message = "warning: the cost model file " + path + " is left as it was (" + why +
+                   "); this run's model (trained on " + n + " measurements) was saved to " + sibling;
+        return sibling;
+    }
+    *message = "warning: the cost model was not saved: " + path + " is left as it was (" + why + "), and so is " +
+               sibling + " (" + why_sibling + ")";
+    return "";
 }
 
 double kendall_tau(const std::vector<double> &a, const std::vector<double> &b) {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,6 +100,7 @@ IsolatedResult run_isolated(const std::function<ChildReport()> &body, const Isol
     // Buffered output would be written twice, by the parent and by the child.
     std::fflush(stdout);
     std::fflush(stderr);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         result.failure = std::string("cannot fork: ") + std::strerror(errno);
@@ -110,6 +112,12 @@ IsolatedResult run_isolated(const std::function<ChildReport()> &body, const Isol
         close(fds[0]);
         // Its own process group, so that the kill below also reaches anything it started.
         setpgid(0, 0);
+        // A tuner that is killed (SIGINT, SIGTERM, SIGKILL) takes the measurement with it: the child
+        // is in its own process group, so a terminal's ^C does not reach it, and a hung candidate
+        // would otherwise run on forever. (The signal follows the forking thread, which waits for
+        // the child below.) If the tuner died before prctl, the parent is already someone else.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(4);
         child_main(fds[1], body, limits);
     }
     setpgid(pid, pid);  // also here: whichever of the two runs first, the group exists before a kill

@@ -83,33 +83,151 @@ bool record_from_json(const nlohmann::json &j, TuningRecord *r, std::string *why
 }
 
 namespace {
+
 bool append_line(const std::string &path, std::string line);
+
+constexpr const char *kHeaderKind = "diet-tuning-log";
+constexpr size_t kMaxFirstLine = 1 << 20;
+
+// What one parsed line is.
+enum class LineKind { Header, Dispatch, Record, Other };
+
+LineKind kind_of(const nlohmann::json &j) {
+    if (j.is_discarded() || !j.is_object()) return LineKind::Other;
+    auto k = j.find("kind");
+    if (k != j.end() && k->is_string()) {
+        if (*k == kHeaderKind) return LineKind::Header;
+        if (*k == "dispatch") return LineKind::Dispatch;
+        return LineKind::Other;
+    }
+    return LineKind::Record;
+}
+
+// Whether a (first) line shows a Diet log: the header, or a record or dispatch decision of any
+// format (logs written before the header existed start with one).
+bool is_diet_line(const std::string &line, std::string *why) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    LineKind k = kind_of(j);
+    if (k == LineKind::Header) return true;
+    if (k == LineKind::Dispatch || k == LineKind::Record) {
+        auto is_string = [&](const char *f) { return j.contains(f) && j[f].is_string(); };
+        if (is_string("pipeline") && is_string("target") && (k == LineKind::Dispatch || j.contains("micro_kernel"))) {
+            return true;
+        }
+    }
+    if (why) {
+        if (j.is_discarded()) {
+            *why = "its first line is not JSON";
+        } else {
+            *why = "its first line is JSON but neither a Diet log header nor a Diet record";
+        }
+    }
+    return false;
+}
+
+bool blank(const std::string &line) {
+    return line.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+// The first non-blank line of the file open as `fd` (without its newline). Returns false when the
+// file is blank; *too_long when no newline comes within kMaxFirstLine bytes.
+bool first_line_of(int fd, std::string *line, bool *too_long) {
+    std::string buf;
+    off_t at = 0;
+    char chunk[65536];
+    *too_long = false;
+    for (;;) {
+        ssize_t n = pread(fd, chunk, sizeof chunk, at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        at += n;
+        buf.append(chunk, (size_t)n);
+        // Drop the leading blank lines.
+        size_t nl;
+        while ((nl = buf.find('\n')) != std::string::npos) {
+            if (!blank(buf.substr(0, nl))) {
+                *line = buf.substr(0, nl);
+                return true;
+            }
+            buf.erase(0, nl + 1);
+        }
+        if (buf.size() > kMaxFirstLine) {
+            *too_long = true;
+            *line = buf.substr(0, 64);
+            return true;
+        }
+    }
+    if (blank(buf)) return false;
+    *line = buf;  // the whole file is one unterminated line
+    return true;
+}
+
+// Appendable: blank, or a Diet log. *empty: blank (a header goes first).
+bool check_appendable(int fd, bool *empty, std::string *why) {
+    std::string line;
+    bool too_long = false;
+    *empty = !first_line_of(fd, &line, &too_long);
+    if (*empty) return true;
+    if (too_long) {
+        if (why) *why = "its first line is longer than 1 MiB";
+        return false;
+    }
+    return is_diet_line(line, why);
+}
+
 }  // namespace
+
+std::string log_header_line() {
+    // Written by hand (not dumped) so that every Diet log starts with the same bytes.
+    return std::string("{\"kind\":\"") + kHeaderKind + "\",\"format\":" + std::to_string(kLogFormat) +
+           ",\"tool_version\":\"" + kToolVersion + "\"}\n";
+}
+
+bool is_diet_log(const std::string &path, std::string *why) {
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT;
+    bool empty = false;
+    bool ok = check_appendable(fd, &empty, why);
+    close(fd);
+    return ok;
+}
 
 bool append_record(const std::string &path, const TuningRecord &r) {
     return append_line(path, record_to_json(r).dump() + "\n");
 }
 
 bool append_dispatch(const std::string &path, const DispatchRecord &d) {
-    nlohmann::json j = {{"kind", "dispatch"},       {"pipeline", d.pipeline}, {"target", d.target},
-                        {"stage", d.stage},         {"family", d.family},     {"dispatch", d.dispatch},
-                        {"tool_version", d.tool_version}, {"unix_time", d.unix_time}};
+    nlohmann::json j = {{"kind", "dispatch"},       {"format", kLogFormat},   {"pipeline", d.pipeline},
+                        {"target", d.target},       {"stage", d.stage},       {"family", d.family},
+                        {"dispatch", d.dispatch},   {"tool_version", d.tool_version}, {"unix_time", d.unix_time}};
     return append_line(path, j.dump() + "\n");
 }
 
 namespace {
 bool append_line(const std::string &path, std::string line) {
-    // Read-write: the last byte is read back below (pread needs a readable descriptor).
+    // Read-write: the file's first line and last byte are read back below (pread needs a readable
+    // descriptor).
     int fd = open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         std::cerr << "Diet: warning: cannot open the tuning log " << path << ": " << std::strerror(errno) << "\n";
+        return false;
+    }
+    // Someone else's file is never appended to.
+    bool empty = false;
+    std::string why;
+    if (!check_appendable(fd, &empty, &why)) {
+        close(fd);
+        std::cerr << "Diet: warning: " << path << " is not a Diet tuning log (" << why
+                  << "); not appending to it\n";
         return false;
     }
     // A writer that died mid-line leaves no final newline; start on a fresh line so that the
     // truncated record stays the only casualty. (Two writers may both add one: an empty line is
     // harmless.)
     struct stat st;
-    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    if (empty) {
+        line = log_header_line() + line;  // (two first writers may both add one: a header is skipped anywhere)
+    } else if (fstat(fd, &st) == 0 && st.st_size > 0) {
         char last = '\n';
         if (pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') line = "\n" + line;
     }
@@ -130,21 +248,64 @@ bool append_line(const std::string &path, std::string line) {
 }
 }  // namespace
 
+std::string LogContents::summary(int ignored) const {
+    std::vector<std::string> parts;
+    auto plural = [](int n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    if (foreign) return "not a Diet tuning log (" + foreign_why + "): not read, never appended to";
+    if (ignored > 0) parts.push_back(plural(ignored, "record", "records") + " of other pipelines or targets ignored");
+    if (skipped > 0) {
+        parts.push_back(plural(skipped, "corrupt or truncated line", "corrupt or truncated lines") + " skipped (first: " +
+                        first_skipped + ")");
+    }
+    for (const auto &[format, n] : other_format) {
+        parts.push_back(plural(n, "record", "records") + " of log format " + std::to_string(format) +
+                        " skipped (this version reads format " + std::to_string(kLogFormat) + ")");
+    }
+    std::string s;
+    for (const std::string &p : parts) s += (s.empty() ? "" : ", ") + p;
+    return s;
+}
+
 LogContents read_log(const std::string &path) {
     LogContents c;
     std::ifstream in(path, std::ios::binary);
     if (!in) return c;
+    {
+        int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        bool empty = false;
+        std::string why;
+        if (fd >= 0 && !check_appendable(fd, &empty, &why)) {
+            c.foreign = true;
+            c.foreign_why = why;
+        }
+        if (fd >= 0) close(fd);
+        if (c.foreign) return c;
+    }
     std::string line;
     int number = 0;
     while (std::getline(in, line)) {
         number++;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (blank(line)) continue;
         nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-        TuningRecord r;
+        const LineKind kind = kind_of(j);
+        if (kind == LineKind::Header) continue;
         std::string why = "not valid JSON (truncated or corrupt)";
-        const bool is_dispatch = !j.is_discarded() && j.is_object() && j.value("kind", std::string()) == "dispatch";
         bool ok = false;
-        if (is_dispatch) {
+        if (kind != LineKind::Other) {
+            // A line without "format" is of format 1 (dispatch decisions had none before).
+            auto f = j.find("format");
+            if (f != j.end() && f->is_number_integer() && f->get<int>() != kLogFormat) {
+                c.other_format[f->get<int>()]++;
+                continue;
+            }
+            if (f != j.end() && !f->is_number_integer()) why = "field \"format\" has the wrong type";
+        } else if (!j.is_discarded()) {
+            why = "a JSON value that is not a record";
+        }
+        TuningRecord r;
+        if (kind == LineKind::Dispatch && (j.find("format") == j.end() || j["format"].is_number_integer())) {
             try {
                 DispatchRecord d;
                 d.pipeline = j.at("pipeline").get<std::string>();
@@ -159,14 +320,13 @@ LogContents read_log(const std::string &path) {
             } catch (const nlohmann::json::exception &e) {
                 why = std::string("malformed dispatch decision: ") + e.what();
             }
-        } else if (!j.is_discarded() && record_from_json(j, &r, &why)) {
+        } else if (kind == LineKind::Record && (j.find("format") == j.end() || j["format"].is_number_integer()) &&
+                   record_from_json(j, &r, &why)) {
             c.records.push_back(std::move(r));
             ok = true;
         }
         if (!ok) {
-            c.skipped++;
-            std::cerr << "Diet: warning: " << path << ":" << number << ": skipping a tuning-log record: " << why
-                      << "\n";
+            if (c.skipped++ == 0) c.first_skipped = "line " + std::to_string(number) + ": " + why;
         }
     }
     return c;

@@ -1,8 +1,23 @@
 // The tuning log: one JSON object per line (HL_DIET_LOG), one line per measurement. Appends are
 // atomic per record (one write(2) of the whole line to a file opened O_APPEND), the file is never
-// rewritten, and a reader skips a truncated or corrupt line with a warning and keeps every other
-// record. Runtime-only (nlohmann::json and POSIX), so the standalone runner's results can become
-// records anywhere.
+// rewritten, and a reader skips a truncated or corrupt line and keeps every other record.
+// Runtime-only (nlohmann::json and POSIX), so the standalone runner's results can become records
+// anywhere.
+//
+// Files and faults (issue 7):
+//  - A new log starts with a header line, {"kind":"diet-tuning-log","format":1,...}, written in the
+//    same write(2) as its first record.
+//  - A file that is not a Diet log is never appended to: when a non-empty file's first non-blank
+//    line is neither that header nor a Diet record or dispatch decision (a log written before the
+//    header existed), append_record() / append_dispatch() refuse with a warning and return false,
+//    read_log() returns no record and sets `foreign`, and the tuner tunes without logging.
+//  - Lines that are not JSON or not records (a writer killed mid-line, garbage) are counted in
+//    `skipped`; records of another log format ("format" other than kLogFormat; a line without the
+//    field is format 1, the first one) are counted in `other_format` and not used. Records of
+//    other pipelines or targets are kept by read_log() and ignored by the tuner, which prints one
+//    summary line of all of these (LogContents::summary).
+//  - Killing a writer (SIGINT, SIGTERM, SIGKILL) loses at most the line being written, which the
+//    next append starts a fresh line after; every complete record stays usable for a resume.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -61,9 +76,23 @@ bool append_dispatch(const std::string &path, const DispatchRecord &d);
 struct LogContents {
     std::vector<TuningRecord> records;
     std::vector<DispatchRecord> dispatches;  // in file order (the last of a key is the latest)
-    int skipped = 0;  // corrupt or truncated lines, each warned about on stderr
+    int skipped = 0;                         // corrupt or truncated lines
+    std::string first_skipped;               // "line N: why" of the first of them
+    std::map<int, int> other_format;         // log format -> records and decisions of it, not used
+    bool foreign = false;                    // not a Diet log at all: nothing read, never appended to
+    std::string foreign_why;                 // what its first line is
+    // One line for the user: "<n> record(s) of other pipelines or targets ignored, <n> corrupt
+    // line(s) skipped (first: line 7: not valid JSON), <n> record(s) of log format 0 skipped";
+    // `ignored` is the caller's count of records of other pipelines or targets. "" when all is clean.
+    std::string summary(int ignored = 0) const;
 };
-// A missing file is an empty log.
+// A missing file is an empty log. Prints nothing: the caller reports summary().
 LogContents read_log(const std::string &path);
+
+// The first line of a Diet log written by this version.
+std::string log_header_line();
+// Whether `path` may be appended to: missing, empty (or blank), or a Diet log. *why says what the
+// first line of a foreign file is.
+bool is_diet_log(const std::string &path, std::string *why = nullptr);
 
 }  // namespace diet

@@ -349,17 +349,39 @@ public:
         return quality_of(shape, pred, meas, flops);
     }
     size_t trained_on() const { return trained_on_; }
-    void warm_start(const std::string &path) {
+    // Warm start (HL_DIET_MODEL): only a Diet model of this format, pipeline and target is used
+    // (cost/PackSumModel.h); anything else is rejected with a message, and later left as it is.
+    void warm_start(const std::string &path, const std::string &pipeline, const std::string &target) {
+        ModelFile f = inspect_model_file(path, pipeline, target);
         std::string why;
-        if (model_.load(path, &why)) {
-            label_scale_ = 1.0;
-            std::cerr << "[diet] cost model loaded from " << path << "\n";
+        if (f.state == ModelFile::Missing) {
+            std::cerr << "[diet] no cost model at " << path << " yet; starting from the heuristic\n";
+        } else if (f.state != ModelFile::Usable) {
+            std::cerr << "[diet] warning: the cost model file " << path << " is rejected: it is " << f.why
+                      << "; starting from the heuristic (the file will not be overwritten)\n";
+        } else if (model_.load(path, &why)) {
+            label_scale_ = model_.info().label_scale > 0 ? model_.info().label_scale : 1.0;
+            std::cerr << "[diet] cost model loaded from " << path << " (trained on " << model_.info().trained_on
+                      << " measurements)\n";
         } else {
-            std::cerr << "[diet] no cost model loaded (" << why << "); starting from the heuristic\n";
+            std::cerr << "[diet] warning: the cost model file " << path << " is rejected (" << why
+                      << "); starting from the heuristic\n";
         }
     }
-    void save_model(const std::string &path) const {
-        if (model_.trained()) model_.save(path);
+    // Saved under the policy of cost/PackSumModel.h, when this run trained it.
+    void save_model(const std::string &path, const std::string &pipeline, const std::string &target) {
+        if (!model_.trained() || trained_on_ == 0) return;
+        ModelInfo info;
+        info.format = kModelFormat;
+        info.pipeline = pipeline;
+        info.target = target;
+        info.trained_on = (int64_t)trained_on_;
+        info.label_scale = label_scale_;
+        info.tool_version = kToolVersion;
+        model_.set_info(info);
+        std::string message;
+        save_model_with_policy(model_, path, &message);
+        std::cerr << "[diet] " << message << "\n";
     }
 
     // The shape dispatch of this stage (dispatch/Dispatch.h). Candidates: the kernels measured
@@ -719,10 +741,36 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     const std::string fingerprint = pipeline_fingerprint(outputs, target);
     const std::string family_key = dispatch_key(family, training, opts);
 
+    // The tuning log, read once. Records of other pipelines or targets, corrupt lines and records
+    // of another log format are left out, in one summary line; a file that is not a Diet log is
+    // neither read nor appended to (tuning goes on without a log).
+    LogContents log;
+    std::string log_path = opts.log_path;
+    std::map<std::string, TuningRecord> logged;
+    if (!log_path.empty()) {
+        log = read_log(log_path);
+        if (log.foreign) {
+            std::cerr << "[diet] warning: the tuning log " << log_path << " is " << log.summary()
+                      << "; tuning without a log (name another file in HL_DIET_LOG)\n";
+            log_path.clear();
+        } else {
+            int ignored = 0;
+            for (const TuningRecord &r : log.records) {
+                if (r.pipeline != fingerprint || r.target != target.to_string()) {
+                    ignored++;
+                    continue;
+                }
+                logged[ShapeFamily::to_string(Shape(r.shape.begin(), r.shape.end())) + "|" + r.micro_kernel] = r;
+            }
+            const std::string more = log.summary(ignored);
+            std::cerr << "[diet] tuning log " << log_path << ": " << logged.size()
+                      << " record(s) of this pipeline and target" << (more.empty() ? "" : "; " + more) << "\n";
+        }
+    }
+
     // No trials: apply the decisions a tuning run of this pipeline, target and family left in the
     // log ("apply history best"): no measurement, and the same schedule source as that run.
-    if (opts.trials == 0 && !opts.log_path.empty()) {
-        LogContents log = read_log(opts.log_path);
+    if (opts.trials == 0 && !log_path.empty()) {
         std::vector<const DispatchRecord *> found(initial.size(), nullptr);
         for (const DispatchRecord &d : log.dispatches) {
             if (d.pipeline == fingerprint && d.target == target.to_string() && d.family == family_key &&
@@ -738,8 +786,8 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
                                                    {"replayed_from_log", true}});
             }
             result.report["measurements"] = 0;
-            result.report["replayed_from_log"] = opts.log_path;
-            std::cerr << "[diet] applying the dispatch recorded in " << opts.log_path << " (no measurement)\n";
+            result.report["replayed_from_log"] = log_path;
+            std::cerr << "[diet] applying the dispatch recorded in " << log_path << " (no measurement)\n";
             return result;
         }
         if (opts.model_path.empty()) {
@@ -760,18 +808,9 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     std::vector<ShapeBinding> vote_bindings;
     for (const Shape &s : vote_shapes) vote_bindings.push_back(bind_shape(whole, s));
 
-    std::map<std::string, TuningRecord> logged;
-    if (!opts.log_path.empty()) {
-        LogContents log = read_log(opts.log_path);
-        for (const TuningRecord &r : log.records) {
-            if (r.pipeline != fingerprint || r.target != target.to_string()) continue;
-            logged[ShapeFamily::to_string(Shape(r.shape.begin(), r.shape.end())) + "|" + r.micro_kernel] = r;
-        }
-        std::cerr << "[diet] tuning log " << opts.log_path << ": " << logged.size()
-                  << " record(s) of this pipeline and target reused" << (log.skipped ? " (corrupt lines skipped)" : "")
-                  << "\n";
-    }
-    Measurer measurer(MeasureSetup::from_options(opts, target));
+    MeasureSetup setup = MeasureSetup::from_options(opts, target);
+    setup.log_path = log_path;  // "" when the named file is not a Diet log
+    Measurer measurer(setup);
 
     nlohmann::json report;
     report["mode"] = opts.mode;
@@ -787,7 +826,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         std::vector<MicroKernel> space = on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);
         PatternTuner tuner(outputs, result.kernels, pi, training, bindings, ext, space, target, cpu, workers, opts,
                            &measurer, &logged);
-        if (!opts.model_path.empty()) tuner.warm_start(opts.model_path);
+        if (!opts.model_path.empty()) tuner.warm_start(opts.model_path, fingerprint, target.to_string());
 
         // The stages are tuned one after another: share the budget evenly.
         const int budget = opts.trials / (int)result.kernels.size() + (pi < opts.trials % result.kernels.size() ? 1 : 0);
@@ -858,16 +897,16 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
             // Applied as the log keeps it, so that a rerun from the log emits the same source.
             nlohmann::json dj = dispatch_to_json(dispatch);
             result.kernels[pi].dispatch = dispatch_from_json(dj, "the dispatch just decided");
-            result.kernels[pi].chosen_by = opts.log_path.empty() ? "tuning" : "tuning (recorded in the tuning log)";
+            result.kernels[pi].chosen_by = log_path.empty() ? "tuning" : "tuning (recorded in the tuning log)";
             pr["dispatch"] = dj;
-            if (!opts.log_path.empty()) {
+            if (!log_path.empty()) {
                 DispatchRecord rec{fingerprint, target.to_string(), (int)pi, family_key, dj, kToolVersion,
                                    (int64_t)std::time(nullptr)};
-                append_dispatch(opts.log_path, rec);
+                append_dispatch(log_path, rec);
             }
         }
         result.measurements += tuner.measurements();
-        if (!opts.model_path.empty()) tuner.save_model(opts.model_path);
+        if (!opts.model_path.empty()) tuner.save_model(opts.model_path, fingerprint, target.to_string());
 
         pr["stage"] = p.acc;
         pr["space_size"] = space.size();
