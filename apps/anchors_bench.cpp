@@ -24,8 +24,11 @@
 //               whole range in this process, each run from a fresh tuning log.
 //
 // Timing: for each repeat, for each T, every system runs once untimed and then in a loop for at least
-// --min-time seconds (calls averaged); the systems interleave, and each (system, T) keeps the median
-// over repeats. The first repeat checks every output against OpenBLAS's (max relative error 1e-3).
+// --min-time seconds (calls averaged; a first call of 50 ms or more is taken as it is); the systems
+// interleave, and each (system, T) keeps the median over repeats. The first repeat checks every
+// output against OpenBLAS's (max relative error 1e-3). Halide's own autoschedulers are timed at every
+// 4th (Adams2019) and 8th (Mullapudi2016) T only (--sparse): they are 3-20x slower, and timing them
+// everywhere would take most of an hour. Their speedups are over the T they were timed at.
 //
 // Outputs, in --out-dir: <workload>.csv (median ms per T and system), <workload>.md (geomean speedup of
 // Diet over each system with the worst and best T, and each system's tuning cost), <workload>.png
@@ -129,6 +132,7 @@ struct GemmAlgorithm {
     GemmAlgorithm(const Workload &w, int t_max, int fixed_t)
         : a(Float(32), w.kind == Kind::Dense ? 2 : 3, "a"), b(Float(32), w.kind == Kind::Dense ? 2 : 3, "b") {
         T.set_range(1, t_max);
+        T.set_estimate(std::min(64, t_max));  // (Diet rejects an estimate outside the range)
         // Constant estimates must be IntImms (Adams2019 dereferences as_const_int of them).
         Expr t = fixed_t > 0 ? Expr(fixed_t) : Expr(T), rows = fixed_t > 0 ? Expr(16 * fixed_t) : 16 * T;
         if (w.kind == Kind::Dense) {
@@ -250,7 +254,7 @@ Sgemm onednn_sgemm() {
 struct Config {
     std::vector<std::string> workloads;
     std::set<std::string> systems;  // empty: all
-    std::string diet_runs = "joint:16,per_shape:64,max_shape:16";
+    std::string diet_runs = "joint:8,per_shape:64,max_shape:8";
     std::vector<int> training{5, 24, 43, 62, 81, 100, 119, 128};
     std::string out_dir = "anchors";
     std::string adams_plugin = DIET_ADAMS2019_PLUGIN, mullapudi_plugin = DIET_MULLAPUDI2016_PLUGIN;
@@ -259,6 +263,17 @@ struct Config {
     double min_time = 0.01;
     bool reuse_logs = false;
     Target target;
+    // Systems timed at every step-th T only (prefix -> step): Halide's own autoschedulers are 3-20x
+    // slower here, and timing them at every T would take most of the run.
+    std::map<std::string, int> sparse{{"adams2019", 4}, {"mullapudi2016", 8}};
+
+    // Whether `system` is timed at the i-th of n sweep values (always the first and the last).
+    bool timed_at(const std::string &system, size_t i, size_t n) const {
+        for (const auto &[prefix, step] : sparse) {
+            if (system.rfind(prefix, 0) == 0) return i % step == 0 || i + 1 == n;
+        }
+        return true;
+    }
 
     bool wants(const std::string &system) const {
         if (systems.empty()) return true;
@@ -396,9 +411,14 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// One untimed call, then calls until `min_time` seconds have passed: the mean of the timed calls.
+// One call; if it took 50 ms or more, its time (a warm-up would not change such a call, and
+// the slow systems would double the run's length). Otherwise that call was the warm-up: calls until
+// `min_time` seconds have passed, and their mean.
 double time_call(const std::function<void()> &call, double min_time) {
+    const auto first = Clock::now();
     call();
+    const double once = seconds_since(first);
+    if (once >= 0.05) return once;
     int reps = 0;
     const auto t0 = Clock::now();
     double elapsed = 0;
@@ -463,7 +483,8 @@ std::string markdown_table(const Sweep &sw, const std::string &diet_name, const 
     size_t d = std::find(sw.names.begin(), sw.names.end(), diet_name) - sw.names.begin();
     md << "### " << sw.title << "\n\n";
     md << "T = " << sw.ts.front() << ".." << sw.ts.back() << " (" << sw.ts.size() << " values), " << machine
-       << ". Speedup = the system's median time / " << diet_name << "'s (above 1: Diet is faster).\n\n";
+       << ". Speedup = the system's median time / " << diet_name << "'s (above 1: Diet is faster), geomean over "
+          "the T both ran at; geomean ms is over the T the system ran at.\n\n";
     md << "| system | geomean ms | speedup of " << diet_name << " (geomean) | worst T | best T | tuning s | measurements | how |\n";
     md << "|---|---:|---:|---:|---:|---:|---:|---|\n";
     for (size_t s = 0; s < sw.names.size(); s++) {
@@ -482,6 +503,12 @@ std::string markdown_table(const Sweep &sw, const std::string &diet_name, const 
         }
         const double n = std::max(counted, 1);
         std::string how = sw.notes[s];
+        size_t timed = 0;
+        for (size_t i = 0; i < sw.ts.size(); i++) timed += !std::isnan(sw.med(s, i));
+        if (timed + sw.failed[s].size() < sw.ts.size()) {
+            how += "; timed at " + std::to_string(timed + sw.failed[s].size()) + " of the " +
+                   std::to_string(sw.ts.size()) + " T (--sparse), its ratios over those";
+        }
         if (!sw.failed[s].empty()) {
             how += "; **fails to run at " + std::to_string(sw.failed[s].size()) + " T** (" +
                    std::to_string(sw.failed[s].front()) + ".." + std::to_string(sw.failed[s].back()) +
@@ -532,14 +559,17 @@ void plot(const Sweep &sw, const std::string &stem) {
     std::ofstream g(stem + ".gp");
     g << "set terminal pngcairo noenhanced size 1100,650 font 'sans,10'\n"
       << "set output '" << stem << ".png'\n"
-      << "set datafile separator ','\n"
+      << "set datafile separator ','\nset datafile missing 'nan'\n"
       << "set title \"" << sw.title << " (median time per T)\"\n"
       << "set xlabel 'T'\nset ylabel 'time (ms, log scale)'\nset logscale y\nset grid\n"
       << "set key outside right top\n"
       << "plot ";
     for (size_t s = 0; s < sw.names.size(); s++) {
         const bool diet = sw.names[s].rfind("diet_", 0) == 0;
-        g << (s ? ", " : "") << "'" << stem << ".csv' using 1:" << s + 2 << " with lines lw " << (diet ? 3 : 1.5)
+        bool gaps = false;  // timed at some T only: points show where
+        for (size_t i = 0; i < sw.ts.size(); i++) gaps |= std::isnan(sw.med(s, i));
+        g << (s ? ", " : "") << "'" << stem << ".csv' using 1:" << s + 2 << " with "
+          << (gaps ? "linespoints pt 7 ps 0.5" : "lines") << " lw " << (diet ? 3 : 1.5)
           << (sw.names[s].find("max_shape") != std::string::npos ? " dt 2" : "") << " title '" << sw.names[s] << "'";
     }
     g << "\n";
@@ -591,6 +621,10 @@ Sweep sweep_gemm(const Workload &w, const Config &cfg, const std::vector<System 
             Buffer<float> a = filled(w.a_shape(t), 1), b = filled(w.b_shape(t), 2), want(w.out_shape(t));
             if (rep == 0) systems[0]->run(t, a, b, want);  // OpenBLAS: the reference
             for (size_t s = 0; s < systems.size(); s++) {
+                if (!cfg.timed_at(systems[s]->name, i, sw.ts.size())) {
+                    sw.samples[s][i].push_back(NAN);
+                    continue;
+                }
                 Buffer<float> out(w.out_shape(t));
                 try {
                     sw.samples[s][i].push_back(time_call([&] { systems[s]->run(t, a, b, out); }, cfg.min_time));
@@ -638,6 +672,7 @@ void diet_schedule(Glue &g, const std::vector<Func> &outputs, const Config &cfg)
 std::unique_ptr<Glue> split_heads(const Config &cfg) {
     auto g = std::make_unique<Glue>();
     g->T.set_range(1, cfg.t_max);
+    g->T.set_estimate(std::min(64, cfg.t_max));
     ImageParam qkv(Float(32), 2, "qkv"), bias(Float(32), 1, "bias");
     Var d("d"), t("t"), bh("bh");
     std::vector<Func> outs;
@@ -659,6 +694,7 @@ std::unique_ptr<Glue> split_heads(const Config &cfg) {
 std::unique_ptr<Glue> softmax(const Config &cfg) {
     auto g = std::make_unique<Glue>();
     g->T.set_range(1, cfg.t_max);
+    g->T.set_estimate(std::min(64, cfg.t_max));
     ImageParam s(Float(32), 3, "scores");
     Var j("j"), i("i"), bh("bh");
     RDom r(0, s.dim(0).extent(), "r");
@@ -679,6 +715,7 @@ std::unique_ptr<Glue> softmax(const Config &cfg) {
 std::unique_ptr<Glue> merge_heads(const Config &cfg) {
     auto g = std::make_unique<Glue>();
     g->T.set_range(1, cfg.t_max);
+    g->T.set_estimate(std::min(64, cfg.t_max));
     ImageParam ctx(Float(32), 3, "ctx");
     Var c("c"), m("m");
     Func f("merged");
@@ -694,6 +731,7 @@ std::unique_ptr<Glue> merge_heads(const Config &cfg) {
 std::unique_ptr<Glue> bias_residual_layernorm(const Config &cfg) {
     auto g = std::make_unique<Glue>();
     g->T.set_range(1, cfg.t_max);
+    g->T.set_estimate(std::min(64, cfg.t_max));
     ImageParam y(Float(32), 2, "y"), bias(Float(32), 1, "bias"), res(Float(32), 2, "residual"),
         gamma(Float(32), 1, "gamma"), beta(Float(32), 1, "beta");
     Var c("c"), m("m");
@@ -715,6 +753,7 @@ std::unique_ptr<Glue> bias_residual_layernorm(const Config &cfg) {
 std::unique_ptr<Glue> bias_gelu(const Config &cfg) {
     auto g = std::make_unique<Glue>();
     g->T.set_range(1, cfg.t_max);
+    g->T.set_estimate(std::min(64, cfg.t_max));
     ImageParam f(Float(32), 2, "ffn"), bias(Float(32), 1, "bias");
     Var c("c"), m("m");
     Func out("gelu");
@@ -811,12 +850,23 @@ int main(int argc, char **argv) {
     app.add_option("--threads", cfg.threads, "threads of every system (Halide, OpenBLAS, oneDNN)");
     app.add_option("--llc", cfg.llc, "last-level cache bytes passed to the autoschedulers");
     app.add_option("--seed", cfg.seed, "Diet's seed");
+    std::string sparse = "adams2019:4,mullapudi2016:8";
+    app.add_option("--sparse", sparse, "systems timed at every step-th T only, prefix:step,... ('' for none)");
     app.add_flag("--reuse-logs", cfg.reuse_logs, "resume Diet's tuning from earlier logs (tuning costs then undercount)");
     CLI11_PARSE(app, argc, argv);
 
     cfg.training.clear();
     for (const std::string &t : split(training, ',')) cfg.training.push_back(std::stoi(t));
     for (const std::string &s : split(systems, ',')) cfg.systems.insert(s);
+    cfg.sparse.clear();
+    for (const std::string &item : split(sparse, ',')) {
+        auto parts = split(item, ':');
+        if (parts.size() != 2 || std::stoi(parts[1]) < 1) {
+            std::cerr << "bad --sparse item '" << item << "' (want prefix:step)\n";
+            return 2;
+        }
+        cfg.sparse[parts[0]] = std::stoi(parts[1]);
+    }
     cfg.target = get_host_target();
     std::vector<std::string> names = split(workloads, ',');
     if (names == std::vector<std::string>{"all"}) {
@@ -928,6 +978,10 @@ int main(int argc, char **argv) {
                 const int t = sw.ts[i];
                 Buffer<float> x = filled({kHidden, 16 * t}, 3), want;
                 for (size_t s = 0; s < chains.size(); s++) {
+                    if (!cfg.timed_at(chains[s].name, i, sw.ts.size())) {
+                        sw.samples[s][i].push_back(NAN);
+                        continue;
+                    }
                     Buffer<float> got;
                     try {
                         sw.samples[s][i].push_back(time_call(
