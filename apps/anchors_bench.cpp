@@ -554,25 +554,48 @@ std::string markdown_table(const Sweep &sw, const std::string &diet_name, const 
     return md.str();
 }
 
-// A gnuplot script for time against T (log scale), run if gnuplot is installed.
-void plot(const Sweep &sw, const std::string &stem) {
+// A gnuplot script, run if gnuplot is installed: time against T (log scale) on top; below, each
+// system's time over `diet_name`'s (Diet's speedup over it; 1 is parity), where the curves on top
+// lie too close to tell apart.
+void plot(const Sweep &sw, const std::string &stem, const std::string &diet_name) {
+    const size_t d = std::find(sw.names.begin(), sw.names.end(), diet_name) - sw.names.begin();
+    auto series = [&](std::ostream &g, bool ratio) {
+        bool first = true;
+        for (size_t s = 0; s < sw.names.size(); s++) {
+            if (ratio && (d >= sw.names.size() || s == d)) continue;
+            const bool diet = sw.names[s].rfind("diet_", 0) == 0;
+            bool gaps = false;  // timed at some T only: points show where
+            for (size_t i = 0; i < sw.ts.size(); i++) gaps |= std::isnan(sw.med(s, i));
+            g << (first ? "" : ", ") << "'" << stem << ".csv' using 1:";
+            if (ratio) {
+                g << "(column(" << s + 2 << ")/column(" << d + 2 << "))";
+            } else {
+                g << s + 2;
+            }
+            // One fixed colour per system in both panels (gnuplot's default cycle has only 8).
+            static const char *colours[] = {"#7b3294", "#008837", "#56b4e9", "#e69f00", "#b8a000",
+                                            "#0072b2", "#d7191c", "#000000", "#f781bf", "#999999"};
+            g << " with " << (gaps ? "linespoints pt 7 ps 0.5" : "lines") << " lc rgb '" << colours[s % 10] << "' lw "
+              << (diet ? 3 : 1.5) << (sw.names[s].find("max_shape") != std::string::npos ? " dt 2" : "")
+              << " title '" << sw.names[s] << "'";
+            first = false;
+        }
+        g << "\n";
+    };
     std::ofstream g(stem + ".gp");
-    g << "set terminal pngcairo noenhanced size 1100,650 font 'sans,10'\n"
+    g << "set terminal pngcairo noenhanced size 1100,1000 font 'sans,10'\n"
       << "set output '" << stem << ".png'\n"
       << "set datafile separator ','\nset datafile missing 'nan'\n"
-      << "set title \"" << sw.title << " (median time per T)\"\n"
-      << "set xlabel 'T'\nset ylabel 'time (ms, log scale)'\nset logscale y\nset grid\n"
-      << "set key outside right top\n"
-      << "plot ";
-    for (size_t s = 0; s < sw.names.size(); s++) {
-        const bool diet = sw.names[s].rfind("diet_", 0) == 0;
-        bool gaps = false;  // timed at some T only: points show where
-        for (size_t i = 0; i < sw.ts.size(); i++) gaps |= std::isnan(sw.med(s, i));
-        g << (s ? ", " : "") << "'" << stem << ".csv' using 1:" << s + 2 << " with "
-          << (gaps ? "linespoints pt 7 ps 0.5" : "lines") << " lw " << (diet ? 3 : 1.5)
-          << (sw.names[s].find("max_shape") != std::string::npos ? " dt 2" : "") << " title '" << sw.names[s] << "'";
+      << "set multiplot layout 2,1 title \"" << sw.title << "\"\n"
+      << "set grid\nset key outside right top\nset logscale y\nset xrange [0:" << sw.ts.back() + 1 << "]\n"
+      << "set title 'median time per T'\nset ylabel 'time (ms, log scale)'\nplot ";
+    series(g, false);
+    if (d < sw.names.size()) {
+        g << "set title \"time / " << diet_name << " time (above 1: " << diet_name << " is faster)\"\n"
+          << "set xlabel 'T'\nset ylabel 'ratio (log scale)'\nplot 1 with lines lc 'black' lw 1 notitle, ";
+        series(g, true);
     }
-    g << "\n";
+    g << "unset multiplot\n";
     g.close();
     if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
         std::cerr << "gnuplot is not installed (Debian: gnuplot-nox): no plot for " << stem << "\n";
@@ -580,6 +603,27 @@ void plot(const Sweep &sw, const std::string &stem) {
     }
     const std::string cmd = "gnuplot '" + stem + ".gp'";
     if (std::system(cmd.c_str()) != 0) std::cerr << "gnuplot failed on " << stem << ".gp\n";
+}
+
+// A sweep read back from its CSV (one sample per cell: the median), for --plot-only.
+Sweep read_csv(const std::string &path, const std::string &title) {
+    Sweep sw;
+    sw.title = title;
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> head = split(line, ',');
+    for (size_t c = 1; c < head.size(); c++) sw.names.push_back(head[c].substr(0, head[c].size() - 3));  // "_ms"
+    sw.samples.assign(sw.names.size(), {});
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells = split(line, ',');
+        if (cells.size() != head.size()) continue;
+        sw.ts.push_back(std::stoi(cells[0]));
+        for (size_t c = 1; c < cells.size(); c++) {
+            sw.samples[c - 1].push_back({cells[c] == "nan" ? NAN : std::stod(cells[c]) * 1e-3});
+        }
+    }
+    return sw;
 }
 
 std::vector<int> sweep_ts(const Config &cfg) {
@@ -850,6 +894,8 @@ int main(int argc, char **argv) {
     app.add_option("--threads", cfg.threads, "threads of every system (Halide, OpenBLAS, oneDNN)");
     app.add_option("--llc", cfg.llc, "last-level cache bytes passed to the autoschedulers");
     app.add_option("--seed", cfg.seed, "Diet's seed");
+    bool plot_only = false;
+    app.add_flag("--plot-only", plot_only, "only redraw the plots of --workloads from their CSVs in --out-dir");
     std::string sparse = "adams2019:4,mullapudi2016:8";
     app.add_option("--sparse", sparse, "systems timed at every step-th T only, prefix:step,... ('' for none)");
     app.add_flag("--reuse-logs", cfg.reuse_logs, "resume Diet's tuning from earlier logs (tuning costs then undercount)");
@@ -886,6 +932,17 @@ int main(int argc, char **argv) {
         }
     }
     if (std::system(("mkdir -p '" + cfg.out_dir + "/logs'").c_str()) != 0) return 2;
+    const std::string diet_primary = "diet_" + split(split(cfg.diet_runs, ',').at(0), ':').at(0);
+    if (plot_only) {
+        for (const std::string &n : names) {
+            std::string title = n == "encoder" ? "encoder: one BERT-base encoder layer, 16 sequences of T tokens" : n;
+            for (const Workload &w : all_workloads()) {
+                if (w.name == n) title = w.name + ": " + w.formula;
+            }
+            plot(read_csv(cfg.out_dir + "/" + n + ".csv", title), cfg.out_dir + "/" + n, diet_primary);
+        }
+        return 0;
+    }
 
     setenv("HL_NUM_THREADS", std::to_string(cfg.threads).c_str(), 1);
     setenv("OMP_NUM_THREADS", std::to_string(cfg.threads).c_str(), 1);
@@ -922,7 +979,6 @@ int main(int argc, char **argv) {
         std::cerr << "=== " << w->name << ": preparing systems\n";
         by_workload[w->name] = make_systems(*w, cfg);
     }
-    const std::string diet_primary = "diet_" + split(split(cfg.diet_runs, ',').at(0), ':').at(0);
     bool any_wrong = false;
     for (const Workload *w : gemms) {
         if (std::find(names.begin(), names.end(), w->name) == names.end()) continue;
@@ -933,7 +989,7 @@ int main(int argc, char **argv) {
         write_csv(sw, stem + ".csv");
         const std::string md = markdown_table(sw, diet_primary, machine);
         std::ofstream(stem + ".md") << md;
-        plot(sw, stem);
+        plot(sw, stem, diet_primary);
         std::printf("\n%s", md.c_str());
         std::fflush(stdout);
         summary += md;
@@ -1009,7 +1065,7 @@ int main(int argc, char **argv) {
         write_csv(sw, stem + ".csv");
         const std::string md = markdown_table(sw, diet_primary, machine);
         std::ofstream(stem + ".md") << md;
-        plot(sw, stem);
+        plot(sw, stem, diet_primary);
         std::printf("\n%s", md.c_str());
         summary += md;
         any_wrong |= !sw.wrong.empty();
