@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "test_support.h"
 
 #include <cctype>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include <vector>
 
 using namespace Halide;
+using namespace diet_test;
 
 // ---- the extern stage's C function (looked up by the JIT in this executable: ENABLE_EXPORTS) ----
 
@@ -50,14 +52,6 @@ extern "C" __attribute__((visibility("default"))) int diet_apps_extern_stencil(h
 }
 
 namespace {
-
-void load_diet() {
-    static bool loaded = [] {
-        load_plugin(DIET_PLUGIN_PATH);
-        return true;
-    }();
-    (void)loaded;
-}
 
 // Everything written to file descriptor 2 (Diet's "[diet]" lines go to std::cerr) while alive.
 class StderrCapture {
@@ -131,58 +125,6 @@ std::vector<std::string> lines_starting(const std::string &text, const std::stri
         if (l.rfind(prefix, 0) == 0) out.push_back(l);
     }
     return out;
-}
-
-Buffer<> random_input(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
-    Buffer<> b(t, sizes);
-    std::mt19937 rng(seed);
-    auto fill = [&](auto *tag, double lo, double hi, bool integer) {
-        using T = std::remove_pointer_t<decltype(tag)>;
-        Buffer<T> tb = b.as<T>();
-        std::uniform_real_distribution<double> u(lo, hi);
-        tb.for_each_value([&](T &v) { v = integer ? (T)std::floor(u(rng)) : (T)u(rng); });
-    };
-    if (t == UInt(8)) fill((uint8_t *)nullptr, 0, 256, true);
-    else if (t == UInt(16)) fill((uint16_t *)nullptr, 0, 65536, true);
-    else if (t == Int(16)) fill((int16_t *)nullptr, -32768, 32768, true);
-    else if (t == Int(32)) fill((int32_t *)nullptr, -1000, 1001, true);
-    else if (t == Float(32)) fill((float *)nullptr, 0, 1, false);
-    else if (t == Float(64)) fill((double *)nullptr, 0, 1, false);
-    else FAIL("random_input: unsupported type");
-    return b;
-}
-
-// "" when equal (integers) or close (floats: 1e-4 relative to the largest reference magnitude).
-std::string compare(const Buffer<> &got, const Buffer<> &want) {
-    std::ostringstream o;
-    auto cmp = [&](auto *tag) {
-        using T = std::remove_pointer_t<decltype(tag)>;
-        Buffer<T> g = got.as<T>(), w = want.as<T>();
-        double scale = 0;
-        w.for_each_value([&](T v) { scale = std::max(scale, std::abs((double)v)); });
-        const double tol = std::is_floating_point<T>::value ? 1e-4 * (1 + scale) : 0;
-        int64_t bad = 0;
-        w.for_each_element([&](const int *pos) {
-            double a = (double)g(pos), b = (double)w(pos);
-            if (!(std::abs(a - b) <= tol)) {
-                if (bad++ == 0) {
-                    o << "at (";
-                    for (int d = 0; d < w.dimensions(); d++) o << (d ? ", " : "") << pos[d];
-                    o << ") Diet's " << a << " vs reference " << b;
-                }
-            }
-        });
-        if (bad) o << "; " << bad << " of " << w.number_of_elements() << " element(s) differ (tolerance " << tol << ")";
-    };
-    const Type t = want.type();
-    if (t == UInt(8)) cmp((uint8_t *)nullptr);
-    else if (t == UInt(16)) cmp((uint16_t *)nullptr);
-    else if (t == Int(16)) cmp((int16_t *)nullptr);
-    else if (t == Int(32)) cmp((int32_t *)nullptr);
-    else if (t == Float(32)) cmp((float *)nullptr);
-    else if (t == Float(64)) cmp((double *)nullptr);
-    else o << "compare: unsupported type";
-    return o.str();
 }
 
 // One copy of an algorithm: its inputs (in the order the size functions list them) and outputs.

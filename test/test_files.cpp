@@ -3,6 +3,8 @@
 // than it held. The policies are documented in src/measure/TuningLog.h and src/cost/PackSumModel.h.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include "Halide.h"
 #include "cost/PackSumModel.h"
 #include "dense_fixture.h"
@@ -28,21 +30,7 @@ using namespace diet;
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        const char *tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/diet-test-files-XXXXXX";
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back(0);
-        REQUIRE(mkdtemp(buf.data()) != nullptr);
-        path = buf.data();
-    }
-    ~TempDir() {
-        std::string cmd = "rm -rf '" + path + "'";  // only this test's own mkdtemp directory
-        if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", path.c_str());
-    }
-};
+using diet_test::TempDir;
 
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
@@ -143,7 +131,7 @@ nlohmann::json read_json(const std::string &path) {
 
 TEST_CASE("the log: foreign-pipeline, wrong-target, other-format and truncated lines are counted and left out",
           "[files]") {
-    TempDir dir;
+    TempDir dir("diet-test-files");
     const std::string path = dir.path + "/log.jsonl";
     REQUIRE(append_record(path, sample_record("aaaaaaaaaaaaaaaa", 1)));
     // A new log starts with the header.
@@ -193,7 +181,7 @@ TEST_CASE("the log: foreign-pipeline, wrong-target, other-format and truncated l
 }
 
 TEST_CASE("the log: a file that is not a Diet log is never appended to", "[files]") {
-    TempDir dir;
+    TempDir dir("diet-test-files");
     const std::string junk = std::string("\x7f" "ELF\x02\x01\x01\0\0\0binary\n\xff\xfe", 18);
     const std::string theirs = "{\"name\": \"my-app\", \"version\": 3}\n{\"other\": 1}\n";
     const std::string text = "# notes\nsome text\n";
@@ -226,7 +214,7 @@ TEST_CASE("the log: a file that is not a Diet log is never appended to", "[files
 
 TEST_CASE("model files: corrupt, truncated, foreign, other-version and richer files are never overwritten",
           "[files]") {
-    TempDir dir;
+    TempDir dir("diet-test-files");
     const std::string P = "0123456789abcdef", T = "x86-64-linux-avx2";
     PackSumModel small;
     train_synthetic(small, 8);
@@ -335,7 +323,7 @@ TEST_CASE("model files: corrupt, truncated, foreign, other-version and richer fi
 // and left as it was, a richer model is not replaced by this run's poorer one, and a non-Diet
 // file named as the log is not touched.
 TEST_CASE("the tuner skips foreign log records and keeps model files it may not replace", "[files][tuner]") {
-    TempDir dir;
+    TempDir dir("diet-test-files");
     const std::string log_a = dir.path + "/a.log", model_a = dir.path + "/a.json", report = dir.path + "/r.json";
     auto options = [&](const std::string &log, const std::string &model) {
         return Options::from_map({{"trials", "4"}, {"samples", "2"}, {"seed", "5"}, {"log", log}, {"model", model},

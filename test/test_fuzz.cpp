@@ -35,6 +35,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "test_support.h"
 
 #include <algorithm>
 #include <chrono>
@@ -51,6 +52,7 @@
 #include <unistd.h>
 
 using namespace Halide;
+using namespace diet_test;
 
 namespace {
 
@@ -63,14 +65,6 @@ constexpr int64_t kMaxElements = 1 << 16;
 constexpr int64_t kMaxMacs = 1 << 22;   // matmul-like reductions: n * m * k
 constexpr double kIntLimit = 1 << 22;   // |int32 values| are kept below this (no signed overflow)
 constexpr double kFloatLimit = 1e5;
-
-void load_diet() {
-    static bool loaded = [] {
-        load_plugin(DIET_PLUGIN_PATH);
-        return true;
-    }();
-    (void)loaded;
-}
 
 int env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -1023,56 +1017,6 @@ std::string describe_funcs(const std::vector<Func> &outputs) {
 
 // ---- running and comparing ---------------------------------------------------------------------
 
-Buffer<> random_input(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
-    Buffer<> b(t, sizes);
-    std::mt19937 rng(seed);
-    auto fill = [&](auto *tag, double lo, double hi, bool integer) {
-        using T = std::remove_pointer_t<decltype(tag)>;
-        Buffer<T> tb = b.as<T>();
-        std::uniform_real_distribution<double> u(lo, hi);
-        tb.for_each_value([&](T &v) { v = integer ? (T)std::floor(u(rng)) : (T)u(rng); });
-    };
-    if (t == UInt(8)) fill((uint8_t *)nullptr, 0, 256, true);
-    else if (t == Int(16)) fill((int16_t *)nullptr, -32768, 32768, true);
-    else if (t == Int(32)) fill((int32_t *)nullptr, -1000, 1001, true);
-    else if (t == Float(32)) fill((float *)nullptr, -2, 2, false);
-    else fill((double *)nullptr, -2, 2, false);
-    return b;
-}
-
-// "" when equal, else the first difference and how many elements differ.
-std::string compare(const Buffer<> &got, const Buffer<> &want) {
-    std::ostringstream o;
-    auto cmp = [&](auto *tag) {
-        using T = std::remove_pointer_t<decltype(tag)>;
-        Buffer<T> g = got.as<T>(), w = want.as<T>();
-        double scale = 0;
-        w.for_each_value([&](T v) { scale = std::max(scale, std::abs((double)v)); });
-        const double tol = std::is_floating_point<T>::value ? 1e-4 * (1 + scale) : 0;
-        int64_t bad = 0;
-        w.for_each_element([&](const int *pos) {
-            double a = (double)g(pos), b = (double)w(pos);
-            if (!(std::abs(a - b) <= tol)) {
-                if (bad++ == 0) {
-                    o << "at (";
-                    for (int d = 0; d < w.dimensions(); d++) o << (d ? ", " : "") << pos[d];
-                    o << ") Diet's " << a << " vs reference " << b;
-                }
-            }
-        });
-        if (bad) o << "; " << bad << " of " << w.number_of_elements() << " element(s) differ (tolerance " << tol << ")";
-    };
-    Type t = want.type();
-    if (t == UInt(8)) cmp((uint8_t *)nullptr);
-    else if (t == Int(16)) cmp((int16_t *)nullptr);
-    else if (t == Int(32)) cmp((int32_t *)nullptr);
-    else if (t == Float(32)) cmp((float *)nullptr);
-    else if (t == Float(64)) cmp((double *)nullptr);
-    else if (t == UInt(16)) cmp((uint16_t *)nullptr);
-    else cmp((int64_t *)nullptr);
-    return o.str();
-}
-
 struct Outcome {
     bool ok = true;
     bool matmul_kernel = false;   // Diet chose a micro-kernel for some stage
@@ -1179,7 +1123,7 @@ Outcome run_one(uint32_t seed, bool verbose) {
         for (size_t i = 0; i < diet_gen.inputs.size(); i++) {
             std::vector<int> sizes;
             for (const Extent &e : diet_gen.input_ext[i]) sizes.push_back((int)Generator::at(e.est, t));
-            Buffer<> b = random_input(diet_gen.inputs[i].type(), sizes, seed * 7919u + (uint32_t)t * 31u + (uint32_t)i);
+            Buffer<> b = random_input(diet_gen.inputs[i].type(), sizes, seed * 7919u + (uint32_t)t * 31u + (uint32_t)i, -2, 2);
             diet_gen.inputs[i].set(b);
             ref_gen.inputs[i].set(b);
         }

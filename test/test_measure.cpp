@@ -3,6 +3,8 @@
 // tolerance of corrupt lines, and batch mode's round trip through the standalone runner.
 #include <catch2/catch.hpp>
 
+#include "test_support.h"
+
 #include "Halide.h"
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
@@ -41,22 +43,7 @@ extern "C" HALIDE_EXPORT int diet_test_hang(halide_buffer_t *, halide_buffer_t *
 
 namespace {
 
-// A scratch directory under the build tree's temporary area, removed with its files at the end.
-struct TempDir {
-    std::string path;
-    TempDir() {
-        const char *tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/diet-test-measure-XXXXXX";
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back(0);
-        REQUIRE(mkdtemp(buf.data()) != nullptr);
-        path = buf.data();
-    }
-    ~TempDir() {
-        std::string cmd = "rm -rf '" + path + "'";  // only this test's own mkdtemp directory
-        if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", path.c_str());
-    }
-};
+using diet_test::TempDir;  // (test_support.h)
 
 MeasureSetup quick_setup() {
     MeasureSetup s;
@@ -192,7 +179,7 @@ TEST_CASE("the runner times a 64 MiB copy at a plausible bandwidth", "[measure]"
     Pipeline reference = unscheduled_copy({out.function()}, {});
     out.split(y, yo, yi, 64).parallel(yo).vectorize(x, 16);
 
-    TempDir log_dir;
+    TempDir log_dir("diet-test-measure");
     MeasureSetup setup = quick_setup();
     setup.runner.timing.min_seconds = 0.1;
     setup.log_path = log_dir.path + "/log.jsonl";
@@ -221,7 +208,7 @@ TEST_CASE("the runner times a 64 MiB copy at a plausible bandwidth", "[measure]"
 
 TEST_CASE("a candidate that crashes, hangs or exhausts memory is recorded and tuning goes on", "[measure]") {
     Doubler d;
-    TempDir log_dir;
+    TempDir log_dir("diet-test-measure");
     MeasureSetup setup = quick_setup();
     setup.runner.limits.timeout_seconds = 1.0;
     setup.runner.limits.memory_bytes = 256ull << 20;
@@ -282,7 +269,7 @@ TEST_CASE("wrong results and Halide runtime errors are recorded as errors", "[me
 }
 
 TEST_CASE("a corrupt or truncated log line is skipped and the other records kept", "[measure]") {
-    TempDir dir;
+    TempDir dir("diet-test-measure");
     std::string path = dir.path + "/log.jsonl";
     TuningRecord r;
     r.pipeline = "0123456789abcdef";
@@ -348,7 +335,7 @@ TEST_CASE("candidates of a pipeline are measured in process", "[measure]") {
 TEST_CASE("batch round trip on the CPU: build, standalone runner, import", "[measure][batch]") {
     SmallDense d;
     CpuLimits lim = CpuLimits::for_target(get_host_target(), 2, 0);
-    TempDir dir;
+    TempDir dir("diet-test-measure");
     std::string batch = dir.path + "/batch", log = dir.path + "/log.jsonl";
     MeasureSetup setup = quick_setup();
     setup.build_jobs = 2;
@@ -419,7 +406,7 @@ TEST_CASE("CUDA: measured on a GPU when one is present, a clear message when non
     REQUIRE(!space.empty());
     CpuLimits lim = CpuLimits::for_target(cuda, 2, 0);
     std::vector<MeasureJob> jobs{{Candidate{{{dag.matmuls()[0], space.front()}}}, Shape{{"T", 8}}, ""}};
-    TempDir dir;
+    TempDir dir("diet-test-measure");
     std::string batch = dir.path + "/batch";
     BatchManifest m = write_batch(batch, d.outputs(), jobs, lim, setup);
     REQUIRE(m.cuda);

@@ -3,21 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "test_support.h"
 
 #include <functional>
 #include <random>
 
 using namespace Halide;
+using namespace diet_test;
 
 namespace {
 
-void load_diet() {
-    static bool loaded = [] {
-        load_plugin(DIET_PLUGIN_PATH);
-        return true;
-    }();
-    (void)loaded;
-}
 
 Buffer<float> random_buffer(std::vector<int> sizes, int seed) {
     Buffer<float> b(sizes);
