@@ -53,39 +53,6 @@ extern "C" __attribute__((visibility("default"))) int diet_apps_extern_stencil(h
 
 namespace {
 
-// Everything written to file descriptor 2 (Diet's "[diet]" lines go to std::cerr) while alive.
-class StderrCapture {
-public:
-    StderrCapture() {
-        std::cerr.flush();
-        fflush(stderr);
-        file_ = tmpfile();
-        saved_ = dup(2);
-        REQUIRE(file_);
-        REQUIRE(saved_ >= 0);
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture() { finish(); }
-    std::string finish() {
-        if (!file_) return text_;
-        std::cerr.flush();
-        fflush(stderr);
-        dup2(saved_, 2);
-        close(saved_);
-        rewind(file_);
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, file_)) > 0) text_.append(buf, n);
-        fclose(file_);
-        file_ = nullptr;
-        return text_;
-    }
-
-private:
-    FILE *file_ = nullptr;
-    int saved_ = -1;
-    std::string text_;
-};
 
 int count_of(const std::string &text, const std::string &what) {
     int n = 0;
@@ -152,7 +119,7 @@ AppRun check_app(const std::string &name, Param<int> &W, const Build &build, con
     Pipeline p(diet.outputs), rp(ref.outputs);
     AppRun run;
     {
-        StderrCapture cap;
+        StderrCapture cap(false);
         try {
             run.schedule = p.auto_schedule("Diet", get_host_target(), MachineParams(parallelism, 1 << 20, 40)).schedule_source;
         } catch (const std::exception &e) {

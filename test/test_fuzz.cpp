@@ -86,43 +86,6 @@ void on_crash(int sig) {
     raise(sig);
 }
 
-// Everything written to stderr (Diet's "[diet]" log, Halide's warnings) while alive; kept for a
-// failure message instead of flooding the CI log.
-class StderrCapture {
-public:
-    explicit StderrCapture(bool passthrough) : on_(!passthrough) {
-        if (!on_) return;
-        fflush(stderr);
-        file_ = tmpfile();
-        saved_ = dup(2);
-        if (!file_ || saved_ < 0) {
-            on_ = false;
-            return;
-        }
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture() { finish(); }
-    std::string finish() {
-        if (!on_) return text_;
-        on_ = false;
-        std::cerr.flush();
-        fflush(stderr);
-        dup2(saved_, 2);
-        close(saved_);
-        rewind(file_);
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, file_)) > 0) text_.append(buf, n);
-        fclose(file_);
-        return text_;
-    }
-
-private:
-    bool on_;
-    FILE *file_ = nullptr;
-    int saved_ = -1;
-    std::string text_;
-};
 
 // ---- random choices ----------------------------------------------------------------------------
 

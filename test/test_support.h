@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <unistd.h>
 #include <random>
 #include <sstream>
 #include <string>
@@ -46,6 +48,45 @@ struct TempDir {
     }
     TempDir(const TempDir &) = delete;
     TempDir &operator=(const TempDir &) = delete;
+};
+
+// Everything written to file descriptor 2 (Diet's "[diet]" lines, Halide's warnings) while alive,
+// for checking messages or for a failure report instead of flooding the CI log; `passthrough`:
+// capture nothing (also when no temporary file can be made).
+class StderrCapture {
+public:
+    explicit StderrCapture(bool passthrough) : on_(!passthrough) {
+        if (!on_) return;
+        fflush(stderr);
+        file_ = tmpfile();
+        saved_ = dup(2);
+        if (!file_ || saved_ < 0) {
+            on_ = false;
+            return;
+        }
+        dup2(fileno(file_), 2);
+    }
+    ~StderrCapture() { finish(); }
+    std::string finish() {
+        if (!on_) return text_;
+        on_ = false;
+        std::cerr.flush();
+        fflush(stderr);
+        dup2(saved_, 2);
+        close(saved_);
+        rewind(file_);
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, file_)) > 0) text_.append(buf, n);
+        fclose(file_);
+        return text_;
+    }
+
+private:
+    bool on_;
+    FILE *file_ = nullptr;
+    int saved_ = -1;
+    std::string text_;
 };
 
 // Calls f((T *)nullptr) with T the C++ type of `t`; false for a type none of the tests use.
