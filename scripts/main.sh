@@ -28,6 +28,7 @@ build/apps/dense_bench "$@"
 echo
 echo "main: Diet against the anchors on this layer (every 4th T; full run: bash scripts/bench.sh)"
 build/apps/anchors_bench --workloads dense_qkv --diet-runs "joint:$trials" \
-    --systems onednn,adams2019_max_shape,mullapudi2016_max_shape --t-step 4 --reuse-logs \
+    --systems onednn,adams2019_max_shape,mullapudi2016_max_shape,diet --sparse mullapudi2016:2 \
+    --t-step 4 --reuse-logs \
     --out-dir build/main_anchors \
     2> >(grep -E '^(===|  [a-z0-9_]+: ready|GPU)' >&2)
