@@ -1159,6 +1159,11 @@ TEST_CASE("Diet schedules random pipelines correctly", "[fuzz]") {
             failures++;
             FAIL_CHECK(o.message);
         }
+        if ((i + 1) % 50 == 0 && i + 1 < count) {  // progress for long runs (DIET_FUZZ_COUNT)
+            const double done = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::fprintf(stderr, "test_fuzz: %d/%d pipelines, %d failure(s), ETA %.0f s\n", i + 1, count, failures,
+                         done / (i + 1) * (count - i - 1));
+        }
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "test_fuzz: " << count << " pipeline(s) from seed " << seed0 << " in " << secs << " s; " << failures
