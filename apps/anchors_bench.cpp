@@ -70,6 +70,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+constexpr const char *kEncoderTitle = "encoder: one BERT-base encoder layer, 16 sequences of T tokens";
 constexpr int kHeads = 12, kHeadDim = 64, kSequences = 16, kBatch = kSequences * kHeads, kHidden = 768,
               kFfn = 3072;
 
@@ -170,11 +171,14 @@ struct GemmAlgorithm {
 // ---------------------------------------------------------------------------------------------
 // Systems: something that computes a workload's output from its operands at a given T.
 // ---------------------------------------------------------------------------------------------
-struct System {
+struct SystemInfo {
     std::string name;
     double tuning_seconds = 0;  // wall time to schedule / tune for the whole range (compiling excluded)
     int measurements = 0;       // benchmark runs the tuning made
     std::string note;
+};
+
+struct System : SystemInfo {
     virtual ~System() = default;
     virtual void run(int t, Buffer<float> &a, Buffer<float> &b, Buffer<float> &out) = 0;
 };
@@ -476,6 +480,36 @@ void write_csv(const Sweep &sw, const std::string &path) {
     std::rename((path + ".tmp").c_str(), path.c_str());
 }
 
+// A system's geomean time over the T where it and Diet (column `d`; none when out of range) both
+// ran, and the geomean, lowest and highest of its time over Diet's, with their T.
+struct RatioStats {
+    double geomean_ms = 0, speedup = 0, worst = INFINITY, best = 0;
+    int worst_t = 0, best_t = 0;
+};
+
+RatioStats ratio_stats(const Sweep &sw, const std::function<double(size_t)> &seconds_at, size_t d) {
+    const bool has_diet = d < sw.names.size();
+    RatioStats st;
+    double log_time = 0, log_ratio = 0;
+    int counted = 0;
+    for (size_t i = 0; i < sw.ts.size(); i++) {
+        const double v = seconds_at(i);
+        if (std::isnan(v) || (has_diet && std::isnan(sw.med(d, i)))) continue;
+        counted++;
+        log_time += std::log(v);
+        if (has_diet) {
+            const double r = v / sw.med(d, i);
+            log_ratio += std::log(r);
+            if (r < st.worst) st.worst = r, st.worst_t = sw.ts[i];
+            if (r > st.best) st.best = r, st.best_t = sw.ts[i];
+        }
+    }
+    const double n = std::max(counted, 1);
+    st.geomean_ms = std::exp(log_time / n) * 1e3;
+    st.speedup = std::exp(log_ratio / n);
+    return st;
+}
+
 // The Markdown table: for each system, the geomean of (its time / Diet's time) over T — Diet's
 // speedup over it — with the T where Diet fares worst and best, and its tuning cost.
 std::string markdown_table(const Sweep &sw, const std::string &diet_name, const std::string &machine) {
@@ -487,21 +521,21 @@ std::string markdown_table(const Sweep &sw, const std::string &diet_name, const 
           "the T both ran at; geomean ms is over the T the system ran at.\n\n";
     md << "| system | geomean ms | speedup of " << diet_name << " (geomean) | worst T | best T | tuning s | measurements | how |\n";
     md << "|---|---:|---:|---:|---:|---:|---:|---|\n";
-    for (size_t s = 0; s < sw.names.size(); s++) {
-        double log_time = 0, log_ratio = 0, worst = INFINITY, best = 0;
-        int worst_t = 0, best_t = 0, counted = 0;
-        for (size_t i = 0; i < sw.ts.size(); i++) {
-            if (std::isnan(sw.med(s, i)) || (d < sw.names.size() && std::isnan(sw.med(d, i)))) continue;
-            counted++;
-            log_time += std::log(sw.med(s, i));
-            if (d < sw.names.size()) {
-                const double r = sw.med(s, i) / sw.med(d, i);
-                log_ratio += std::log(r);
-                if (r < worst) worst = r, worst_t = sw.ts[i];
-                if (r > best) best = r, best_t = sw.ts[i];
-            }
+    auto row = [&](const std::string &name, const RatioStats &st, bool versus_diet, double tuning_seconds,
+                   int measurements, const std::string &how) {
+        char line[1024];
+        if (versus_diet) {
+            std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f (T=%d) | %.3f (T=%d) | %.1f | %d | %s |\n",
+                          name.c_str(), st.geomean_ms, st.speedup, st.worst, st.worst_t, st.best, st.best_t,
+                          tuning_seconds, measurements, how.c_str());
+        } else {
+            std::snprintf(line, sizeof line, "| %s | %.3f | — | — | — | %.1f | %d | %s |\n", name.c_str(),
+                          st.geomean_ms, tuning_seconds, measurements, how.c_str());
         }
-        const double n = std::max(counted, 1);
+        md << line;
+    };
+    for (size_t s = 0; s < sw.names.size(); s++) {
+        const RatioStats st = ratio_stats(sw, [&](size_t i) { return sw.med(s, i); }, d);
         std::string how = sw.notes[s];
         size_t timed = 0;
         for (size_t i = 0; i < sw.ts.size(); i++) timed += !std::isnan(sw.med(s, i));
@@ -514,40 +548,14 @@ std::string markdown_table(const Sweep &sw, const std::string &diet_name, const 
                    std::to_string(sw.failed[s].front()) + ".." + std::to_string(sw.failed[s].back()) +
                    "), left out of its geomeans";
         }
-        char line[1024];
-        if (d < sw.names.size() && s != d) {
-            std::snprintf(line, sizeof line, "| %s | %.3f | %.3f | %.3f (T=%d) | %.3f (T=%d) | %.1f | %d | %s |\n",
-                          sw.names[s].c_str(), std::exp(log_time / n) * 1e3, std::exp(log_ratio / n), worst, worst_t,
-                          best, best_t, sw.tuning_seconds[s], sw.measurements[s], how.c_str());
-        } else {
-            std::snprintf(line, sizeof line, "| %s | %.3f | — | — | — | %.1f | %d | %s |\n", sw.names[s].c_str(),
-                          std::exp(log_time / n) * 1e3, sw.tuning_seconds[s], sw.measurements[s], how.c_str());
-        }
-        md << line;
+        row(sw.names[s], st, d < sw.names.size() && s != d, sw.tuning_seconds[s], sw.measurements[s], how);
     }
     // The CPU bar: Diet against the faster of the two vendor libraries at each T.
     const size_t ob = std::find(sw.names.begin(), sw.names.end(), "openblas") - sw.names.begin(),
                  dn = std::find(sw.names.begin(), sw.names.end(), "onednn") - sw.names.begin();
     if (d < sw.names.size() && ob < sw.names.size() && dn < sw.names.size()) {
-        double log_time = 0, log_ratio = 0, worst = INFINITY, best = 0;
-        int worst_t = 0, best_t = 0, counted = 0;
-        for (size_t i = 0; i < sw.ts.size(); i++) {
-            const double v = std::min(sw.med(ob, i), sw.med(dn, i));
-            if (std::isnan(v) || std::isnan(sw.med(d, i))) continue;
-            counted++;
-            log_time += std::log(v);
-            const double r = v / sw.med(d, i);
-            log_ratio += std::log(r);
-            if (r < worst) worst = r, worst_t = sw.ts[i];
-            if (r > best) best = r, best_t = sw.ts[i];
-        }
-        const double n = std::max(counted, 1);
-        char line[512];
-        std::snprintf(line, sizeof line,
-                      "| *faster of openblas, onednn* | %.3f | %.3f | %.3f (T=%d) | %.3f (T=%d) | 0.0 | 0 | per T, the "
-                      "faster of the two |\n",
-                      std::exp(log_time / n) * 1e3, std::exp(log_ratio / n), worst, worst_t, best, best_t);
-        md << line;
+        const RatioStats st = ratio_stats(sw, [&](size_t i) { return std::min(sw.med(ob, i), sw.med(dn, i)); }, d);
+        row("*faster of openblas, onednn*", st, true, 0, 0, "per T, the faster of the two");
     }
     for (const std::string &w : sw.wrong) md << "\n**WRONG RESULT:** " << w << "\n";
     md << "\n";
@@ -633,15 +641,15 @@ std::vector<int> sweep_ts(const Config &cfg) {
     return ts;
 }
 
-Sweep make_sweep(const std::string &title, const Config &cfg, const std::vector<System *> &systems) {
+Sweep make_sweep(const std::string &title, const Config &cfg, const std::vector<SystemInfo> &systems) {
     Sweep sw;
     sw.title = title;
     sw.ts = sweep_ts(cfg);
-    for (System *s : systems) {
-        sw.names.push_back(s->name);
-        sw.tuning_seconds.push_back(s->tuning_seconds);
-        sw.measurements.push_back(s->measurements);
-        sw.notes.push_back(s->note);
+    for (const SystemInfo &s : systems) {
+        sw.names.push_back(s.name);
+        sw.tuning_seconds.push_back(s.tuning_seconds);
+        sw.measurements.push_back(s.measurements);
+        sw.notes.push_back(s.note);
     }
     sw.samples.assign(systems.size(), std::vector<std::vector<double>>(sw.ts.size()));
     sw.failed.assign(systems.size(), {});
@@ -657,7 +665,9 @@ void progress(const std::string &what, int rep, const Config &cfg, size_t i, siz
 }
 
 Sweep sweep_gemm(const Workload &w, const Config &cfg, const std::vector<System *> &systems) {
-    Sweep sw = make_sweep(w.name + ": " + w.formula, cfg, systems);
+    std::vector<SystemInfo> infos;
+    for (const System *s : systems) infos.push_back(*s);
+    Sweep sw = make_sweep(w.name + ": " + w.formula, cfg, infos);
     const auto t0 = Clock::now();
     for (int rep = 0; rep < cfg.repeats; rep++) {
         for (size_t i = 0; i < sw.ts.size(); i++) {
@@ -701,9 +711,13 @@ Sweep sweep_gemm(const Workload &w, const Config &cfg, const std::vector<System 
 // system. Activations are [channels, 16T] (channel innermost, token m = sequence * T + t).
 // ---------------------------------------------------------------------------------------------
 struct Glue {
-    Param<int> T{"T", 64, 1, 128};
+    Param<int> T{"T"};
     Pipeline pipeline;
     std::vector<ImageParam> inputs;
+    explicit Glue(int t_max) {
+        T.set_range(1, t_max);
+        T.set_estimate(std::min(64, t_max));  // (Diet rejects an estimate outside the range)
+    }
 };
 
 void diet_schedule(Glue &g, const std::vector<Func> &outputs, const Config &cfg) {
@@ -714,9 +728,7 @@ void diet_schedule(Glue &g, const std::vector<Func> &outputs, const Config &cfg)
 
 // q, k, v [64, T, 192] from qkv [2304, 16T] + bias.
 std::unique_ptr<Glue> split_heads(const Config &cfg) {
-    auto g = std::make_unique<Glue>();
-    g->T.set_range(1, cfg.t_max);
-    g->T.set_estimate(std::min(64, cfg.t_max));
+    auto g = std::make_unique<Glue>(cfg.t_max);
     ImageParam qkv(Float(32), 2, "qkv"), bias(Float(32), 1, "bias");
     Var d("d"), t("t"), bh("bh");
     std::vector<Func> outs;
@@ -736,9 +748,7 @@ std::unique_ptr<Glue> split_heads(const Config &cfg) {
 
 // Softmax over j of s(j, i, bh) / sqrt(64).
 std::unique_ptr<Glue> softmax(const Config &cfg) {
-    auto g = std::make_unique<Glue>();
-    g->T.set_range(1, cfg.t_max);
-    g->T.set_estimate(std::min(64, cfg.t_max));
+    auto g = std::make_unique<Glue>(cfg.t_max);
     ImageParam s(Float(32), 3, "scores");
     Var j("j"), i("i"), bh("bh");
     RDom r(0, s.dim(0).extent(), "r");
@@ -757,9 +767,7 @@ std::unique_ptr<Glue> softmax(const Config &cfg) {
 
 // ctx [64, T, 192] -> [768, 16T].
 std::unique_ptr<Glue> merge_heads(const Config &cfg) {
-    auto g = std::make_unique<Glue>();
-    g->T.set_range(1, cfg.t_max);
-    g->T.set_estimate(std::min(64, cfg.t_max));
+    auto g = std::make_unique<Glue>(cfg.t_max);
     ImageParam ctx(Float(32), 3, "ctx");
     Var c("c"), m("m");
     Func f("merged");
@@ -773,9 +781,7 @@ std::unique_ptr<Glue> merge_heads(const Config &cfg) {
 
 // layernorm(y + bias + residual) over 768 channels.
 std::unique_ptr<Glue> bias_residual_layernorm(const Config &cfg) {
-    auto g = std::make_unique<Glue>();
-    g->T.set_range(1, cfg.t_max);
-    g->T.set_estimate(std::min(64, cfg.t_max));
+    auto g = std::make_unique<Glue>(cfg.t_max);
     ImageParam y(Float(32), 2, "y"), bias(Float(32), 1, "bias"), res(Float(32), 2, "residual"),
         gamma(Float(32), 1, "gamma"), beta(Float(32), 1, "beta");
     Var c("c"), m("m");
@@ -795,9 +801,7 @@ std::unique_ptr<Glue> bias_residual_layernorm(const Config &cfg) {
 
 // gelu(f + bias), the tanh approximation BERT uses.
 std::unique_ptr<Glue> bias_gelu(const Config &cfg) {
-    auto g = std::make_unique<Glue>();
-    g->T.set_range(1, cfg.t_max);
-    g->T.set_estimate(std::min(64, cfg.t_max));
+    auto g = std::make_unique<Glue>(cfg.t_max);
     ImageParam f(Float(32), 2, "ffn"), bias(Float(32), 1, "bias");
     Var c("c"), m("m");
     Func out("gelu");
@@ -831,8 +835,16 @@ struct EncoderGemms {
     System *qkv, *out, *ffn1, *ffn2, *nt, *nn;
 };
 
-Buffer<float> encoder_layer(const EncoderGemms &sys, int t, Buffer<float> &x, EncoderWeights &W, Glue &split,
-                            Glue &soft, Glue &merge, Glue &norm, Glue &gelu) {
+// The glue stages of the encoder layer, shared by every system.
+struct GlueStages {
+    std::unique_ptr<Glue> split, soft, merge, norm, gelu;
+    explicit GlueStages(const Config &cfg)
+        : split(split_heads(cfg)), soft(softmax(cfg)), merge(merge_heads(cfg)), norm(bias_residual_layernorm(cfg)),
+          gelu(bias_gelu(cfg)) {}
+};
+
+Buffer<float> encoder_layer(const EncoderGemms &sys, int t, Buffer<float> &x, EncoderWeights &W, GlueStages &glue) {
+    Glue &split = *glue.split, &soft = *glue.soft, &merge = *glue.merge, &norm = *glue.norm, &gelu = *glue.gelu;
     const int M = 16 * t;
     Buffer<float> qkv(3 * kHidden, M), q(kHeadDim, t, kBatch), k(kHeadDim, t, kBatch), v(kHeadDim, t, kBatch);
     sys.qkv->run(t, x, W.w_qkv, qkv);
@@ -935,7 +947,7 @@ int main(int argc, char **argv) {
     const std::string diet_primary = "diet_" + split(split(cfg.diet_runs, ',').at(0), ':').at(0);
     if (plot_only) {
         for (const std::string &n : names) {
-            std::string title = n == "encoder" ? "encoder: one BERT-base encoder layer, 16 sequences of T tokens" : n;
+            std::string title = n == "encoder" ? kEncoderTitle : n;
             for (const Workload &w : all_workloads()) {
                 if (w.name == n) title = w.name + ": " + w.formula;
             }
@@ -998,13 +1010,9 @@ int main(int argc, char **argv) {
 
     if (encoder) {
         std::cerr << "=== encoder: preparing the glue stages\n";
-        Glue *parts[5];
-        auto sp = split_heads(cfg), so = softmax(cfg), me = merge_heads(cfg), no = bias_residual_layernorm(cfg),
-             ge = bias_gelu(cfg);
-        parts[0] = sp.get(), parts[1] = so.get(), parts[2] = me.get(), parts[3] = no.get(), parts[4] = ge.get();
+        GlueStages glue(cfg);
         std::vector<EncoderGemms> chains;
-        std::vector<System *> as_systems;  // for the table: name, summed tuning cost
-        std::vector<std::unique_ptr<BlasSystem>> labels;
+        std::vector<SystemInfo> infos;  // for the table: name, the six GEMMs' summed tuning cost
         for (auto &s : by_workload["dense_qkv"]) {
             auto find = [&](const std::string &wl) -> System * {
                 for (auto &x : by_workload[wl]) {
@@ -1016,17 +1024,14 @@ int main(int argc, char **argv) {
                            find("dense_ffn2"), find("bmm_nt"), find("bmm_nn")};
             if (!e.qkv || !e.out || !e.ffn1 || !e.ffn2 || !e.nt || !e.nn) continue;
             chains.push_back(e);
-            auto label = std::make_unique<BlasSystem>();
-            label->name = s->name;
+            SystemInfo info{s->name, 0, 0, "its six GEMMs + the shared glue stages"};
             for (System *g : {e.qkv, e.out, e.ffn1, e.ffn2, e.nt, e.nn}) {
-                label->tuning_seconds += g->tuning_seconds;
-                label->measurements += g->measurements;
+                info.tuning_seconds += g->tuning_seconds;
+                info.measurements += g->measurements;
             }
-            label->note = "its six GEMMs + the shared glue stages";
-            as_systems.push_back(label.get());
-            labels.push_back(std::move(label));
+            infos.push_back(info);
         }
-        Sweep sw = make_sweep("encoder: one BERT-base encoder layer, 16 sequences of T tokens", cfg, as_systems);
+        Sweep sw = make_sweep(kEncoderTitle, cfg, infos);
         EncoderWeights W;
         const auto t0 = Clock::now();
         for (int rep = 0; rep < cfg.repeats; rep++) {
@@ -1041,7 +1046,7 @@ int main(int argc, char **argv) {
                     Buffer<float> got;
                     try {
                         sw.samples[s][i].push_back(time_call(
-                            [&] { got = encoder_layer(chains[s], t, x, W, *parts[0], *parts[1], *parts[2], *parts[3], *parts[4]); },
+                            [&] { got = encoder_layer(chains[s], t, x, W, glue); },
                             cfg.min_time));
                     } catch (const Halide::Error &e) {
                         sw.samples[s][i].push_back(NAN);

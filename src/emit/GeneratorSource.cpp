@@ -1,4 +1,5 @@
 #include "emit/GeneratorSource.h"
+#include "common/CppText.h"
 #include "common/Errors.h"
 
 #include <cctype>
@@ -27,15 +28,6 @@ std::string sanitize(const std::string &name) {
     for (char c : name) s += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
     if (s.empty() || std::isdigit((unsigned char)s[0])) s = "_" + s;
     return s;
-}
-
-std::string quote(const std::string &s) {
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
-    }
-    return q + "\"";
 }
 
 std::string type_expr(const Type &t, const std::string &where) {
@@ -221,7 +213,7 @@ private:
             for (const Expr &a : op->args) {
                 if (a.as<StringImm>()) refuse(where, "the string argument of " + op->name);
             }
-            return std::string("Halide::Internal::Call::make(") + type_expr(op->type, where) + ", " + quote(op->name) +
+            return std::string("Halide::Internal::Call::make(") + type_expr(op->type, where) + ", " + cpp_string_literal(op->name) +
                    ", std::vector<Halide::Expr>{" + args(op->args) + "}, Halide::Internal::Call::" +
                    (op->call_type == Call::PureExtern ? "PureExtern" : "PureIntrinsic") + ")";
         }
@@ -368,11 +360,11 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
         const std::string ident = fresh("in_" + a.name);
         pr.params[a.name] = ident;
         if (p.is_buffer()) {
-            members << "    Input<Buffer<" << c_type(p.type(), where) << ">> " << ident << "{" << quote(a.name) << ", "
+            members << "    Input<Buffer<" << c_type(p.type(), where) << ">> " << ident << "{" << cpp_string_literal(a.name) << ", "
                     << p.dimensions() << "};\n";
         } else {
             const std::string ct = c_type(p.type(), where);
-            members << "    Input<" << ct << "> " << ident << "{" << quote(a.name);
+            members << "    Input<" << ct << "> " << ident << "{" << cpp_string_literal(a.name);
             Expr def = p.default_value().defined() ? p.default_value() : p.scalar_expr();
             if (p.estimate().defined() && !def.defined()) def = p.estimate();
             if (def.defined() || p.min_value().defined() || p.max_value().defined()) {
@@ -398,7 +390,7 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
         const std::string ident = fresh("out_" + f.name());
         output_ident[f.name()] = ident;
         pr.params[f.name()] = ident;  // its output buffer's fields
-        members << "    Output<Buffer<" << c_type(f.output_types()[0], where) << ">> " << ident << "{" << quote(f.name())
+        members << "    Output<Buffer<" << c_type(f.output_types()[0], where) << ">> " << ident << "{" << cpp_string_literal(f.name())
                 << ", " << f.dimensions() << "};\n";
     }
 
@@ -416,7 +408,7 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
             pr.funcs[n.name] = output_ident.at(n.name);
         } else {
             pr.funcs[n.name] = fresh("f_" + n.name);
-            gen << "        Func " << pr.funcs[n.name] << "(" << quote(n.name) << ");\n";
+            gen << "        Func " << pr.funcs[n.name] << "(" << cpp_string_literal(n.name) << ");\n";
         }
         defined.push_back(&n);
     }
@@ -425,7 +417,7 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
         for (const std::string &v : n->func.args()) {
             if (pr.vars.count(v)) continue;
             pr.vars[v] = fresh("v_" + v);
-            gen << "        Var " << pr.vars[v] << "(" << quote(v) << ");\n";
+            gen << "        Var " << pr.vars[v] << "(" << cpp_string_literal(v) << ");\n";
         }
     }
 
@@ -462,7 +454,7 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
                 std::string decl = "        RDom " + ri + "(Halide::Internal::ReductionDomain({";
                 for (size_t i = 0; i < rd.domain().size(); i++) {
                     const ReductionVariable &rv = rd.domain()[i];
-                    decl += std::string(i ? ", " : "") + "Halide::Internal::ReductionVariable{" + quote(rv.var) + ", " +
+                    decl += std::string(i ? ", " : "") + "Halide::Internal::ReductionVariable{" + cpp_string_literal(rv.var) + ", " +
                             pr.print(rv.min) + ", " + pr.print(rv.extent) + "}";
                 }
                 gen << decl << "}));\n";
@@ -559,7 +551,7 @@ std::string generator_source(const Pipeline &pipeline, const FunctionDAG &dag, c
     order << "        static const char *const diet_expected_funcs[] = {";
     for (size_t i = 0; i < dag.nodes().size(); i++) {
         if (dag.nodes()[i].pipeline_index != (int)i) refuse("the pipeline", "a DAG whose nodes are not in pipeline order");
-        order << (i ? ", " : "") << quote(dag.nodes()[i].name);
+        order << (i ? ", " : "") << cpp_string_literal(dag.nodes()[i].name);
     }
     order << "};\n";
 

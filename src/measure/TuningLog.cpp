@@ -268,20 +268,56 @@ std::string LogContents::summary(int ignored) const {
     return s;
 }
 
+namespace {
+// One parsed line: a record or dispatch decision of this log format is added to `c`, one of another
+// format counted in c->other_format; anything else is Skipped, with *why. A line without "format"
+// is of format 1 (dispatch decisions had none before).
+enum class LineUse { Used, OtherFormat, Skipped };
+LineUse use_line(const nlohmann::json &j, LineKind kind, LogContents *c, std::string *why) {
+    if (kind == LineKind::Other) {
+        *why = j.is_discarded() ? "not valid JSON (truncated or corrupt)" : "a JSON value that is not a record";
+        return LineUse::Skipped;
+    }
+    auto f = j.find("format");
+    if (f != j.end() && !f->is_number_integer()) {
+        *why = "field \"format\" has the wrong type";
+        return LineUse::Skipped;
+    }
+    if (f != j.end() && f->get<int>() != kLogFormat) {
+        c->other_format[f->get<int>()]++;
+        return LineUse::OtherFormat;
+    }
+    if (kind == LineKind::Record) {
+        TuningRecord r;
+        if (!record_from_json(j, &r, why)) return LineUse::Skipped;
+        c->records.push_back(std::move(r));
+        return LineUse::Used;
+    }
+    try {
+        DispatchRecord d;
+        d.pipeline = j.at("pipeline").get<std::string>();
+        d.target = j.at("target").get<std::string>();
+        d.stage = j.at("stage").get<int>();
+        d.family = j.at("family").get<std::string>();
+        d.dispatch = j.at("dispatch");
+        d.tool_version = j.at("tool_version").get<std::string>();
+        d.unix_time = j.value("unix_time", (int64_t)0);
+        c->dispatches.push_back(std::move(d));
+        return LineUse::Used;
+    } catch (const nlohmann::json::exception &e) {
+        *why = std::string("malformed dispatch decision: ") + e.what();
+        return LineUse::Skipped;
+    }
+}
+}  // namespace
+
 LogContents read_log(const std::string &path) {
     LogContents c;
     std::ifstream in(path, std::ios::binary);
     if (!in) return c;
-    {
-        int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        bool empty = false;
-        std::string why;
-        if (fd >= 0 && !check_appendable(fd, &empty, &why)) {
-            c.foreign = true;
-            c.foreign_why = why;
-        }
-        if (fd >= 0) close(fd);
-        if (c.foreign) return c;
+    if (!is_diet_log(path, &c.foreign_why)) {
+        c.foreign = true;
+        return c;
     }
     std::string line;
     int number = 0;
@@ -291,42 +327,9 @@ LogContents read_log(const std::string &path) {
         nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
         const LineKind kind = kind_of(j);
         if (kind == LineKind::Header) continue;
-        std::string why = "not valid JSON (truncated or corrupt)";
-        bool ok = false;
-        if (kind != LineKind::Other) {
-            // A line without "format" is of format 1 (dispatch decisions had none before).
-            auto f = j.find("format");
-            if (f != j.end() && f->is_number_integer() && f->get<int>() != kLogFormat) {
-                c.other_format[f->get<int>()]++;
-                continue;
-            }
-            if (f != j.end() && !f->is_number_integer()) why = "field \"format\" has the wrong type";
-        } else if (!j.is_discarded()) {
-            why = "a JSON value that is not a record";
-        }
-        TuningRecord r;
-        if (kind == LineKind::Dispatch && (j.find("format") == j.end() || j["format"].is_number_integer())) {
-            try {
-                DispatchRecord d;
-                d.pipeline = j.at("pipeline").get<std::string>();
-                d.target = j.at("target").get<std::string>();
-                d.stage = j.at("stage").get<int>();
-                d.family = j.at("family").get<std::string>();
-                d.dispatch = j.at("dispatch");
-                d.tool_version = j.at("tool_version").get<std::string>();
-                d.unix_time = j.value("unix_time", (int64_t)0);
-                c.dispatches.push_back(std::move(d));
-                ok = true;
-            } catch (const nlohmann::json::exception &e) {
-                why = std::string("malformed dispatch decision: ") + e.what();
-            }
-        } else if (kind == LineKind::Record && (j.find("format") == j.end() || j["format"].is_number_integer()) &&
-                   record_from_json(j, &r, &why)) {
-            c.records.push_back(std::move(r));
-            ok = true;
-        }
-        if (!ok) {
-            if (c.skipped++ == 0) c.first_skipped = "line " + std::to_string(number) + ": " + why;
+        std::string why;
+        if (use_line(j, kind, &c, &why) == LineUse::Skipped && c.skipped++ == 0) {
+            c.first_skipped = "line " + std::to_string(number) + ": " + why;
         }
     }
     return c;

@@ -1,4 +1,5 @@
 #include "schedule/ScheduleWriter.h"
+#include "common/CppText.h"
 #include "common/Errors.h"
 
 #include <cctype>
@@ -29,15 +30,6 @@ std::string memory_name(MemoryType t) {
     case MemoryType::GPUShared: return "MemoryType::GPUShared";
     default: return "MemoryType::Auto";
     }
-}
-
-std::string quoted(const std::string &s) {
-    std::string q = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
-    }
-    return q + "\"";
 }
 
 std::string join(const std::vector<std::string> &v) {
@@ -73,7 +65,7 @@ std::string ScheduleWriter::var(const StageRef &s, const std::string &name) {
     if (it != table.end()) return it->second;
     std::string id = fresh_ident(r ? "r_" + name : name);
     table[name] = id;
-    var_decls_.push_back(std::string(r ? "RVar " : "Var ") + id + "(" + quoted(name) + ");");
+    var_decls_.push_back(std::string(r ? "RVar " : "Var ") + id + "(" + cpp_string_literal(name) + ");");
     return id;
 }
 
