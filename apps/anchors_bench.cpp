@@ -36,6 +36,7 @@
 //
 //   anchors_bench --workloads all --out-dir apps/results/cpu
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "measure/CudaDriver.h"
@@ -925,7 +926,7 @@ int main(int argc, char **argv) {
         }
         cfg.sparse[parts[0]] = std::stoi(parts[1]);
     }
-    cfg.target = get_host_target();
+    cfg.target = diet::runnable_host_target();
     std::vector<std::string> names = split(workloads, ',');
     if (names == std::vector<std::string>{"all"}) {
         names = {"dense_qkv", "dense_out", "dense_ffn1", "dense_ffn2", "bmm_nt", "bmm_nn", "encoder"};

@@ -14,6 +14,7 @@
 #include "features/Lowering.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
+#include "space/HostCpu.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -145,7 +146,7 @@ int main(int argc, char **argv) {
     CLI11_PARSE(app, argc, argv);
 
     try {
-        const Target target(target_string);
+        const Target target = runnable_target_from_string(target_string);
         std::map<std::string, std::string> gen_params;
         for (const std::string &a : param_args) {
             auto [k, v] = split_assignment(a);

@@ -13,6 +13,7 @@
 //
 //   build/apps/modes_bench --runs joint:64,per_shape:64,max_shape:64,joint:8 --oracle --out-dir apps/modes
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "dispatch/Dispatch.h"
@@ -132,7 +133,7 @@ int main(int argc, char **argv) {
         runs.push_back(std::move(r));
     }
     setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
-    const Target target = get_host_target();
+    const Target target = diet::runnable_host_target();
 
     // Tune each run from scratch with its own log.
     for (auto &r : runs) {

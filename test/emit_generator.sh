@@ -26,7 +26,7 @@ one() {
     local d="$dir/$name"
     mkdir -p "$d"
     HL_DIET_EMIT_GENERATOR="$d/emitted.cpp" "$gen" -g "$g" -f "${name}_diet" -n "${name}_diet" -o "$d" \
-        -e static_library,h -p "$plugin" -s Diet target=host auto_schedule=true machine_params=2,1048576,40 "$@" \
+        -e static_library,h -p "$plugin" -s Diet target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}" auto_schedule=true machine_params=2,1048576,40 "$@" \
         2> "$d/diet.stderr" || { cat "$d/diet.stderr"; fail "$name: the Diet build failed"; }
     [ -s "$d/emitted.cpp" ] || fail "$name: no emitted generator"
     [ ! -e "$d/emitted.cpp.tmp" ] || fail "$name: the temporary file was left behind"
@@ -34,7 +34,7 @@ one() {
         || fail "$name: the emitted generator does not compile"
     # No -p, no HL_DIET_*: plain GenGen.
     "$d/emitted.generator" -g diet_emitted -f "${name}_emitted" -n "${name}_emitted" -o "$d" \
-        -e static_library,h target=host-no_runtime 2> "$d/emitted.stderr" \
+        -e static_library,h target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}-no_runtime" 2> "$d/emitted.stderr" \
         || { cat "$d/emitted.stderr"; fail "$name: the emitted generator failed"; }
     "$CXX" -std=gnu++17 -O2 -isystem "$inc" $defs -DORIG="${name}_diet" -DEMIT="${name}_emitted" \
         "$src/emit_generator_check.cpp" "$d/${name}_diet.a" "$d/${name}_emitted.a" -o "$d/check" -ldl -lpthread \
@@ -69,7 +69,7 @@ CPP
 "$CXX" "${cxxflags[@]}" "$dir/neg.cpp" "$dir/GenGen.o" -o "$dir/neg.generator" "$libhalide" -ldl -lpthread
 mkdir -p "$dir/neg"
 if HL_DIET_EMIT_GENERATOR="$dir/neg/emitted.cpp" "$dir/neg.generator" -g neg -o "$dir/neg" -e static_library,h \
-    -p "$plugin" -s Diet target=host auto_schedule=true machine_params=2,1048576,40 2> "$dir/neg/stderr"; then
+    -p "$plugin" -s Diet target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}" auto_schedule=true machine_params=2,1048576,40 2> "$dir/neg/stderr"; then
     fail "negative: the build with an unprintable pipeline succeeded"
 fi
 grep -q "HL_DIET_EMIT_GENERATOR cannot print the direct read of image lut (an embedded Buffer) (in Func y)" \

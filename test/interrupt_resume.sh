@@ -28,7 +28,7 @@ run() {  # $1: output dir, $2: log (a subshell that becomes the generator)
     mkdir -p "$1"
     (HL_DIET_TRIALS=$trials HL_DIET_LOG=$2 HL_DIET_REPORT="$1/report.json" exec "$gen" -g dense -f dense -n dense \
         -o "$1" -e schedule -p "$plugin" -s Diet \
-        target=host auto_schedule=true machine_params=2,1048576,40 K=40 N=200 2> "$1/stderr")
+        target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}" auto_schedule=true machine_params=2,1048576,40 K=40 N=200 2> "$1/stderr")
 }
 field() {  # $1: diet_log_check output, $2: field name
     awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' <<< "$1" | head -1
@@ -44,7 +44,7 @@ for sig in $signals; do
     mkdir -p "$d/killed"
     (HL_DIET_TRIALS=$trials HL_DIET_LOG=$log HL_DIET_REPORT="$d/killed/report.json" exec "$gen" -g dense -f dense \
         -n dense -o "$d/killed" -e schedule -p "$plugin" -s Diet \
-        target=host auto_schedule=true machine_params=2,1048576,40 K=40 N=200 2> "$d/killed/stderr") &
+        target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}" auto_schedule=true machine_params=2,1048576,40 K=40 N=200 2> "$d/killed/stderr") &
     pid=$!
     # Kill it once the log holds 4 records, preferably while a measurement child is running.
     children=""

@@ -10,7 +10,7 @@ export HL_DIET_LOG="$dir/tuning.log" HL_DIET_SAMPLES=4 HL_DIET_SEED=7
 run() {  # $1: output dir, $2: trials
     HL_DIET_TRIALS=$2 HL_DIET_REPORT="$1/report.json" "$gen" -g third_party -f tp -n tp -o "$1" \
         -e static_library,h,schedule,featurization -p "$plugin" -s Diet \
-        target=host auto_schedule=true machine_params=2,1048576,40
+        target="${DIET_TARGET:?set DIET_TARGET (diet_target prints it)}" auto_schedule=true machine_params=2,1048576,40
 }
 run "$dir/tune" 8 2> "$dir/tune.stderr" || { cat "$dir/tune.stderr"; exit 1; }
 lines_after_tuning=$(wc -l < "$HL_DIET_LOG")

@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "test_support.h"
 
 #include <cctype>
@@ -121,7 +122,7 @@ AppRun check_app(const std::string &name, Param<int> &W, const Build &build, con
     {
         StderrCapture cap(false);
         try {
-            run.schedule = p.auto_schedule("Diet", get_host_target(), MachineParams(parallelism, 1 << 20, 40)).schedule_source;
+            run.schedule = p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(parallelism, 1 << 20, 40)).schedule_source;
         } catch (const std::exception &e) {
             std::string log = cap.finish();
             FAIL(name << ": Diet threw: " << e.what() << "\nDiet's log:\n" << log);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "dispatch/Dispatch.h"
@@ -110,7 +111,7 @@ void check_dispatched(const std::string &name, const Build &build, const std::fu
     const MatmulPattern &p = dag.matmuls()[0];
     Options opts;
     ShapeFamily fam = read_shape_family(outputs, opts);
-    const Target target = get_host_target();
+    const Target target = diet::runnable_host_target();
     const CpuLimits cpu = CpuLimits::for_target(target, 2, 0);
     MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
     std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, cpu);

@@ -6,6 +6,7 @@
 #include "test_support.h"
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "cost/PackSumModel.h"
 #include "dense_fixture.h"
 #include "measure/Fingerprint.h"
@@ -329,7 +330,7 @@ TEST_CASE("the tuner skips foreign log records and keeps model files it may not 
         return Options::from_map({{"trials", "4"}, {"samples", "2"}, {"seed", "5"}, {"log", log}, {"model", model},
                                   {"report", report}});
     };
-    const Halide::Target host = Halide::get_host_target();
+    const Halide::Target host = diet::runnable_host_target();
 
     // Run A: a fresh log and no model yet.
     SmallDense a;

@@ -35,6 +35,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "test_support.h"
 
 #include <algorithm>
@@ -1048,7 +1049,7 @@ Outcome run_one(uint32_t seed, bool verbose) {
         g_phase = "scheduling (Diet)";
         StderrCapture cap(verbose);
         try {
-            Target t = sched_target == "host" ? get_host_target() : Target(sched_target);
+            Target t = sched_target == "host" ? diet::runnable_host_target() : Target(sched_target);
             AutoSchedulerResults r = p.auto_schedule("Diet", t, MachineParams(parallelism, 1 << 20, 40));
             schedule = r.schedule_source;
         } catch (const std::exception &e) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "plugin/Diet.h"
 
 #include <cstdio>
@@ -195,7 +196,7 @@ TEST_CASE("matmul micro-kernels are guard-free for every shape (host)", "[lowere
     for (const auto &g : all_generators) {
         if (!g.has_matmul) continue;
         DYNAMIC_SECTION(g.generator) {
-            Built m = build(g.generator, get_host_target());
+            Built m = build(g.generator, diet::runnable_host_target());
             ComputeLoops loops("acc");
             visit_all(m, &loops);
             INFO(g.generator);
@@ -233,7 +234,7 @@ TEST_CASE("the guard detector sees the guards of a naive schedule", "[lowered]")
     Pipeline p(y);
     Built b;
     p.add_custom_lowering_pass(new RecordStmt(&b.lowered));
-    b.module = p.compile_to_module({x, w}, "naive", get_host_target());
+    b.module = p.compile_to_module({x, w}, "naive", diet::runnable_host_target());
     ComputeLoops loops("acc");
     visit_all(b, &loops);
     CHECK(loops.checked > 0);

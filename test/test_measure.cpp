@@ -6,6 +6,7 @@
 #include "test_support.h"
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
@@ -47,7 +48,7 @@ using diet_test::TempDir;  // (test_support.h)
 
 MeasureSetup quick_setup() {
     MeasureSetup s;
-    s.target = get_host_target();
+    s.target = diet::runnable_host_target();
     s.runner.timing.min_seconds = 0.02;
     s.runner.timing.min_repeats = 3;
     return s;
@@ -149,7 +150,7 @@ TEST_CASE("argument specs follow the estimates at the shape", "[measure]") {
 
 TEST_CASE("measurement options come from HL_DIET_TIMEOUT, HL_DIET_LOG and HL_DIET_SEED", "[measure]") {
     Options o = Options::from_map({{"timeout", "2.5"}, {"log", "/tmp/diet.log"}, {"seed", "7"}});
-    MeasureSetup s = MeasureSetup::from_options(o, get_host_target());
+    MeasureSetup s = MeasureSetup::from_options(o, diet::runnable_host_target());
     CHECK(s.runner.limits.timeout_seconds == 2.5);
     CHECK(s.log_path == "/tmp/diet.log");
     CHECK(s.runner.seed == 7);
@@ -157,7 +158,7 @@ TEST_CASE("measurement options come from HL_DIET_TIMEOUT, HL_DIET_LOG and HL_DIE
 
 TEST_CASE("the pipeline fingerprint names the algorithm, not the copy", "[measure]") {
     SmallDense a;
-    Target host = get_host_target();
+    Target host = diet::runnable_host_target();
     std::string f = pipeline_fingerprint(a.outputs(), host);
     CHECK(f.size() == 16);
     // A second construction gets uniquified Func names (acc$1): same algorithm, same fingerprint.
@@ -313,7 +314,7 @@ TEST_CASE("a corrupt or truncated log line is skipped and the other records kept
 
 TEST_CASE("candidates of a pipeline are measured in process", "[measure]") {
     SmallDense d;
-    CpuLimits lim = CpuLimits::for_target(get_host_target(), 2, 0);
+    CpuLimits lim = CpuLimits::for_target(diet::runnable_host_target(), 2, 0);
     MeasureSetup setup = quick_setup();
     Measurer measurer(setup);
     auto jobs = d.jobs(lim);
@@ -334,7 +335,7 @@ TEST_CASE("candidates of a pipeline are measured in process", "[measure]") {
 
 TEST_CASE("batch round trip on the CPU: build, standalone runner, import", "[measure][batch]") {
     SmallDense d;
-    CpuLimits lim = CpuLimits::for_target(get_host_target(), 2, 0);
+    CpuLimits lim = CpuLimits::for_target(diet::runnable_host_target(), 2, 0);
     TempDir dir("diet-test-measure");
     std::string batch = dir.path + "/batch", log = dir.path + "/log.jsonl";
     MeasureSetup setup = quick_setup();

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "test_support.h"
 
 #include <functional>
@@ -39,7 +40,7 @@ void check_pipeline(const std::string &name, const Builder &build, int dims, con
     Param<int> T("T", 8, 1, 64);
     Func scheduled = build(in, T);
     Pipeline p(scheduled);
-    p.auto_schedule("Diet", get_host_target(), MachineParams(2, 1 << 20, 40));
+    p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(2, 1 << 20, 40));
 
     ImageParam in_ref(Float(32), dims, "in_ref");
     Func reference = build(in_ref, 8);  // the same algorithm, constant estimates, default schedule

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "dense_fixture.h"
 #include "measure/TuningLog.h"
 #include "options/Options.h"
@@ -61,7 +62,7 @@ TEST_CASE("a tuning run measures exactly its budget, logs it, and a rerun resume
         {{"trials", "12"}, {"samples", "4"}, {"log", log}, {"report", report}, {"seed", "3"}});
 
     SmallDense first;
-    std::string src1 = diet::autoschedule(Pipeline(first.y), get_host_target(), 2, 0, o).schedule_source;
+    std::string src1 = diet::autoschedule(Pipeline(first.y), diet::runnable_host_target(), 2, 0, o).schedule_source;
     nlohmann::json r1 = read_json(report);
     REQUIRE(r1["stages"].size() == 1);
     const int verified1 = r1["stages"][0]["verification_measurements"];
@@ -86,7 +87,7 @@ TEST_CASE("a tuning run measures exactly its budget, logs it, and a rerun resume
     // the log; later rounds may pick differently (the model is retrained on features that can
     // differ in their integer index arithmetic from one process history to another).
     SmallDense second;
-    std::string src2 = diet::autoschedule(Pipeline(second.y), get_host_target(), 2, 0, o).schedule_source;
+    std::string src2 = diet::autoschedule(Pipeline(second.y), diet::runnable_host_target(), 2, 0, o).schedule_source;
     nlohmann::json r2 = read_json(report);
     const int hits = r2["stages"][0]["log_hits"], fresh = r2["measurements"];
     const int verified2 = r2["stages"][0]["verification_measurements"];
@@ -110,7 +111,7 @@ TEST_CASE("a tuning run measures exactly its budget, logs it, and a rerun resume
     diet::Options replay = o;
     replay.trials = 0;
     SmallDense third;
-    std::string src3 = diet::autoschedule(Pipeline(third.y), get_host_target(), 2, 0, replay).schedule_source;
+    std::string src3 = diet::autoschedule(Pipeline(third.y), diet::runnable_host_target(), 2, 0, replay).schedule_source;
     // (In one process the three pipelines' Funcs get unique names, acc$1, acc$3, ...: compared
     // without those suffixes. The GenGen rerun in test/CMakeLists.txt compares files byte for byte.)
     CHECK(without_unique_suffixes(src3) == without_unique_suffixes(src2));
@@ -127,7 +128,7 @@ TEST_CASE("with no trials and no model nothing is measured", "[tuner]") {
     diet::Options o;
     o.report_path = "diet_test_tuner_none.json";
     std::remove(o.report_path.c_str());
-    diet::autoschedule(Pipeline(d.y), get_host_target(), 2, 0, o);
+    diet::autoschedule(Pipeline(d.y), diet::runnable_host_target(), 2, 0, o);
     CHECK(!std::ifstream(o.report_path).good());  // the heuristic decided; no tuning report
 }
 
@@ -152,7 +153,7 @@ TEST_CASE("tuning the BERT dense layer with 64 trials predicts held-out candidat
     const std::string report = "diet_test_tuner_dense.json";
     diet::Options o = diet::Options::from_map(
         {{"trials", "64"}, {"report", report}, {"seed", "1"}, {"training", "T=5,24,43,62,81,100,119,128"}});
-    diet::autoschedule(Pipeline(y), get_host_target(), 2, 0, o);
+    diet::autoschedule(Pipeline(y), diet::runnable_host_target(), 2, 0, o);
     nlohmann::json r = read_json(report);
     const auto &stage = r["stages"][0];
     CHECK(r["measurements"].get<int>() >= 64);

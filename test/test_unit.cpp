@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "Halide.h"
+#include "space/HostCpu.h"
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
@@ -244,7 +245,7 @@ TEST_CASE("the same pipeline and options give the same schedule source", "[plugi
     for (std::string *out : {&first, &second}) {
         DensePipeline d;
         // Halide makes Func names unique within a process (acc, acc$2, ...): compare without suffixes.
-        std::string src = autoschedule(Pipeline(d.y), get_host_target(), 2, 0, Options{}).schedule_source;
+        std::string src = autoschedule(Pipeline(d.y), diet::runnable_host_target(), 2, 0, Options{}).schedule_source;
         src = std::regex_replace(src, std::regex(R"(\$[0-9]+)"), "");
         *out = std::regex_replace(src, std::regex(R"((acc|y|w_im|x_im)_[0-9]+)"), "$1");
     }
@@ -257,7 +258,7 @@ TEST_CASE("candidates compile on copies and match the unscheduled reference", "[
     FunctionDAG dag(d.outputs());
     ShapeFamily fam = read_shape_family(d.outputs(), Options{});
     MatmulExtents ext = matmul_extents(dag.matmuls()[0], fam, fam.training_shapes(4, 0));
-    CpuLimits lim = CpuLimits::for_target(get_host_target(), 2, 0);
+    CpuLimits lim = CpuLimits::for_target(diet::runnable_host_target(), 2, 0);
     auto space = enumerate_cpu_kernels(dag.matmuls()[0], ext, lim);
     Buffer<float> x(64, 16 * 3), w(64, 96);
     x.for_each_element([&](int k, int m) { x(k, m) = (float)((k * 3 + m * 7) % 13) - 6.f; });
@@ -272,7 +273,7 @@ TEST_CASE("candidates compile on copies and match the unscheduled reference", "[
             Candidate c{{{dag.matmuls()[0], space[i], {}}}};
             if (single_variant) c.kernels[0].only_for_extents = {96, 48};
             INFO(c.describe() << (single_variant ? " (one variant)" : ""));
-            Buffer<float> out = instantiate(d.outputs(), c, get_host_target(), lim, Shape{{"T", 3}}).realize({96, 48});
+            Buffer<float> out = instantiate(d.outputs(), c, diet::runnable_host_target(), lim, Shape{{"T", 3}}).realize({96, 48});
             float worst = 0;
             out.for_each_element([&](int n, int m) { worst = std::max(worst, std::abs(out(n, m) - ref(n, m))); });
             CHECK(worst == 0.f);

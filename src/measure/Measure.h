@@ -10,6 +10,7 @@
 #include "measure/TuningLog.h"
 #include "options/Options.h"
 #include "schedule/Instantiate.h"
+#include "space/HostCpu.h"
 
 #include <list>
 #include <map>
@@ -20,7 +21,7 @@
 namespace diet {
 
 struct MeasureSetup {
-    Halide::Target target = Halide::get_host_target();
+    Halide::Target target = runnable_host_target();  // space/HostCpu.h: never a feature this CPU lacks
     RunnerOptions runner;
     std::string log_path;                       // the tuning log (HL_DIET_LOG); "": none
     std::string work_dir;                       // where libraries are built; "": a temporary directory

@@ -12,6 +12,7 @@
 #include "schedule/ScheduleWriter.h"
 #include "search/Tuner.h"
 #include "space/Hardware.h"
+#include "space/HostCpu.h"
 #include "space/MicroKernel.h"
 
 #include <cstdio>
@@ -88,11 +89,31 @@ std::string featurize_choices(const std::vector<Function> &outputs, const std::v
     return j.dump(1) + "\n";
 }
 
+// Candidates are measured by running them on this CPU. A target with a feature the CPU lacks (Halide
+// 14's `host` on an AVX-512 CPU without AVX512-FP16 says avx512_sapphirerapids) would die with
+// SIGILL there: with trials, a user error naming the feature and the target to use; without (the
+// library may be meant for another machine), one warning.
+void check_target_runs_here(const Target &target, const Options &opts) {
+    const std::vector<MissingFeature> missing = features_missing_on(target, read_host_cpu_features());
+    if (missing.empty()) return;
+    const std::string runnable = runnable_on(target, read_host_cpu_features()).to_string();
+    user_assert(opts.trials == 0)
+        << "Diet: the target " << target.to_string() << " has features this CPU lacks: " << describe(missing)
+        << ". Diet measures candidates on this CPU (HL_DIET_TRIALS=" << opts.trials
+        << "), and their code would die with an illegal instruction. Use target=" << runnable
+        << " (Halide 14's `host` wrongly includes avx512_sapphirerapids on AVX-512 CPUs without AVX512-FP16; "
+           "`diet_target` prints the runnable target).\n";
+    std::cerr << "[diet] warning: the target has features this CPU lacks (" << describe(missing)
+              << "); the library will not run here (nothing is measured: HL_DIET_TRIALS=0). To run it here use target="
+              << runnable << "\n";
+}
+
 }  // namespace
 
 DietResult autoschedule(const Pipeline &pipeline, const Target &target, int parallelism,
                         int64_t last_level_cache_bytes, const Options &opts) {
     check_supported_target(target);
+    check_target_runs_here(target, opts);
     std::vector<Function> outputs;
     for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
     user_assert(!outputs.empty()) << "Diet: the pipeline has no outputs.\n";
