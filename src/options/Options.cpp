@@ -1,5 +1,6 @@
 #include "options/Options.h"
 #include "common/Errors.h"
+#include "measure/FarmConfig.h"
 
 #include "Halide.h"
 
@@ -13,7 +14,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir"};
     return keys;
 }
 
@@ -165,6 +166,18 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
         } else if (key == "emit_generator") {
             user_assert(!value.empty()) << "Diet: option " << key << " must be a file path.\n";
             o.emit_generator_path = value;
+        } else if (key == "farm") {
+            user_assert(value.empty() || value == "slurm")
+                << "Diet: option farm must be slurm (or empty: measure on this machine), got '" << value << "'.\n";
+            o.farm = value;
+        } else if (key == "farm_args") {
+            FarmConfig checked;
+            std::string why;
+            user_assert(parse_farm_args(value, &checked, &why)) << "Diet: option " << why << ".\n";
+            o.farm_args = value;
+        } else if (key == "farm_dir") {
+            user_assert(!value.empty()) << "Diet: option farm_dir must be a directory path.\n";
+            o.farm_dir = value;
         } else if (key == "trials") {
             int64_t n = parse_int(value, what);
             user_assert(n >= 0 && n <= 100000) << "Diet: option trials must be in [0, 100000], got " << n << ".\n";

@@ -33,6 +33,9 @@ struct Options {
     std::string report_path;           // "report": JSON report of the tuning run
     int max_kernels = 8;               // "max_kernels": micro-kernels one stage may dispatch among
     std::string emit_generator_path;   // "emit_generator": also write a standalone generator .cpp (algorithm + schedule)
+    std::string farm;                  // "farm": "" (measure here) or "slurm" (one sbatch array job per round)
+    std::string farm_args;             // "farm_args": partition=...,account=...,time=...,gres=...,tasks=N (measure/FarmConfig.h)
+    std::string farm_dir;              // "farm_dir": where rounds are written, on a path the compute nodes share; "": ./diet-farm
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

@@ -7,6 +7,7 @@
 #include "features/Features.h"
 #include "features/Lowering.h"
 #include "measure/Fingerprint.h"
+#include "measure/FarmMeasure.h"
 #include "measure/Measure.h"
 #include "measure/TuningLog.h"
 #include "schedule/Instantiate.h"
@@ -627,7 +628,7 @@ private:
             job_of.push_back(i);
         }
         if (!jobs.empty()) {
-            std::vector<TuningRecord> recs = measurer_->measure_candidates(outputs_, jobs, cpu_);
+            std::vector<TuningRecord> recs = measure_jobs(*measurer_, opts_, outputs_, jobs, cpu_);  // here or on Slurm
             for (size_t j = 0; j < recs.size(); j++) {
                 if (recs[j].ok()) out[job_of[j]] = recs[j].median_seconds;
                 measurements_++;
