@@ -124,7 +124,29 @@ std::vector<int> pointwise_mapping(const Function &consumer, const std::string &
     return mapping;
 }
 
+// consumer-dim -> producer-arg composed through a chain: outer maps host dims to a middle Func's
+// args, inner maps the middle Func's dims to the producer's args.
+std::vector<int> compose(const std::vector<int> &outer, const std::vector<int> &inner) {
+    std::vector<int> m(outer.size());
+    for (size_t d = 0; d < outer.size(); d++) m[d] = inner[outer[d]];
+    return m;
+}
+
+std::string joined(const std::vector<std::string> &v) {
+    std::string s;
+    for (const std::string &x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
 }  // namespace
+
+std::vector<StageNode> stages_of(const Function &f) {
+    std::vector<StageNode> s;
+    if (!f.has_pure_definition()) return s;
+    s.push_back(make_stage(f.definition(), 0));
+    for (size_t u = 0; u < f.updates().size(); u++) s.push_back(make_stage(f.updates()[u], (int)u + 1));
+    return s;
+}
 
 FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
     std::map<std::string, Function> env;
@@ -239,18 +261,45 @@ void FunctionDAG::classify_matmuls() {
             pure_lhs &= is_var_named(upd.args()[i], r.func.args()[i]);
         }
         if (!pure_lhs) { reject("its update does not write at its pure coordinates"); continue; }
-        if (r.is_output) { reject("the reduction is itself an output, so it cannot be computed per tile"); continue; }
-        if (r.consumers.size() != 1) { reject("it has more than one consumer"); continue; }
-        const FuncNode &host = node(*r.consumers.begin());
-        if (!host.is_output || host.has_updates() || host.is_extern || host.dims() != r.dims()) {
-            reject("its consumer " + host.name + " is not a pure output of the same dimensionality");
-            continue;
+
+        // Where the result goes: the output itself, or a pure output reached through pointwise
+        // Funcs (each read by exactly one consumer, so that they are inlined into the host).
+        const FuncNode *host_ptr = &r;
+        std::vector<int> mapping(r.dims());
+        for (int d = 0; d < r.dims(); d++) mapping[d] = d;
+        std::vector<std::string> epilogue;
+        std::string why;
+        if (r.is_output) {
+            if (!r.consumers.empty()) why = "the reduction is an output that other stages also read";
+        } else {
+            const FuncNode *cur = &r;
+            while (why.empty()) {
+                if (cur->consumers.size() != 1) {
+                    why = cur == &r ? "it has more than one consumer" : "its epilogue " + cur->name + " has more than one consumer";
+                    break;
+                }
+                const FuncNode &c = node(*cur->consumers.begin());
+                if (c.has_updates() || c.is_extern || c.dims() != r.dims()) {
+                    why = "its consumer " + c.name + " is not a pure Func of the same dimensionality";
+                    break;
+                }
+                // The tile variants are specialized on the output's buffer extents:
+                // output_buffer() does not exist for a Tuple-valued output (test_fuzz).
+                if (c.func.outputs() != 1) { why = "its consumer " + c.name + " is a Tuple"; break; }
+                std::vector<int> m = pointwise_mapping(c.func, cur->name);
+                if (m.empty()) { why = "its consumer " + c.name + " does not read it pointwise"; break; }
+                mapping = compose(m, mapping);
+                if (c.is_output) {
+                    host_ptr = &c;
+                    break;
+                }
+                if (!c.pointwise_consumed) { why = "its epilogue " + c.name + " is not read pointwise"; break; }
+                epilogue.push_back(c.name);
+                cur = &c;
+            }
         }
-        // The tile variants are specialized on the output's buffer extents: output_buffer() does
-        // not exist for a Tuple-valued output (Halide refuses to schedule it, test_fuzz).
-        if (host.func.outputs() != 1) { reject("its consumer " + host.name + " is a Tuple"); continue; }
-        std::vector<int> mapping = pointwise_mapping(host.func, r.name);
-        if (mapping.empty()) { reject("its consumer " + host.name + " does not read it pointwise"); continue; }
+        if (!why.empty()) { reject(why); continue; }
+        const FuncNode &host = *host_ptr;
         // The batched kernel fuses the tile and batch loops into one parallel task loop. When other
         // stages also read the output, Halide 14 bounds the batch index recovered from that loop
         // (task / tiles, over the union of regions) so loosely that the output and the operands
@@ -271,6 +320,8 @@ void FunctionDAG::classify_matmuls() {
         MatmulPattern p;
         p.acc = r.name;
         p.host = host.name;
+        p.epilogue = epilogue;
+        p.update_on_output = &host == &r;
         p.acc_arg_of_host_dim = mapping;
         p.type = r.func.output_types()[0];
         for (const LoopVar &l : r.stages[1].loops) {
@@ -294,6 +345,15 @@ void FunctionDAG::classify_matmuls() {
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
             if (!seen) p.operands.push_back(o);
         }
+        std::vector<std::string> rnames, onames;
+        for (const LoopVar &l : p.reduction) rnames.push_back(l.name);
+        for (const ContractionOperand &o : p.operands) onames.push_back(o.func);
+        p.description = "contraction " + r.name + "(" + joined(r.func.args()) + ") += product of " + joined(onames) +
+                        " over " + joined(rnames) + "; " +
+                        (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
+                                            : "output " + host.name + (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
+                        "; vectors along " + vector_var +
+                        (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)");
         matmuls_.push_back(p);
     }
 }

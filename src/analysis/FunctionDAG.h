@@ -37,17 +37,32 @@ struct ContractionOperand {
     bool strided_along_vector() const { return vector_arg > 0; }
 };
 
-// acc(v...) = init; acc(v...) += f(...) * g(...) over an RDom, read at the same coordinates by a pure
-// output `host`. The micro-kernel tiles `host` and computes `acc` per tile.
+// A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);
+// acc(v...) += (a product reading at least two producers) over one or more reduction variables.
+// Its result reaches a pure output `host` at the same coordinates, directly or through a chain of
+// pure pointwise Funcs (the epilogue: bias, activation, scale, casts; inlined into the host), in
+// any order of dimensions: the host's dimension d reads acc's argument acc_arg_of_host_dim[d].
+// Or the update is on the output itself (update_on_output: host == acc); the schedule then moves
+// the reduction into an intermediate (rfactor) read through a pure wrapper that it tiles.
+// The micro-kernel tiles `host` and computes `acc` per tile.
 struct MatmulPattern {
     std::string acc, host;
+    std::vector<std::string> epilogue;  // pure pointwise Funcs between acc and host, acc's consumer first
+    bool update_on_output = false;
     // For each dimension d of the host (0 = innermost storage), the acc argument it reads.
     std::vector<int> acc_arg_of_host_dim;
     std::vector<LoopVar> reduction;            // the RDom variables, innermost first
     std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
     std::vector<ContractionOperand> operands;
     Halide::Type type;
+    // One line saying what was recognized, for the user ("acc(n, m) += x(k, m) * w(k, n) over k,
+    // output y via epilogue e1, vectors along n").
+    std::string description;
 };
+
+// The loops of a Func's stages as the schedule sees them now (after, e.g., an rfactor the DAG
+// does not know about).
+std::vector<StageNode> stages_of(const Halide::Internal::Function &f);
 
 struct FuncNode {
     Halide::Internal::Function func;

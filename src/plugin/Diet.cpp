@@ -131,6 +131,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
 
     std::vector<KernelChoice> kernels;
     for (const MatmulPattern &p : dag.matmuls()) {
+        std::cerr << "[diet] " << p.acc << ": " << p.description << "\n";
         MatmulExtents ext = matmul_extents(p, family, training);
         std::vector<MicroKernel> space =
             on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);

@@ -129,11 +129,12 @@ private:
         std::vector<std::string> reduction;  // innermost first
     };
 
-    MatmulNames names_of(const MatmulPattern &p) {
-        const FuncNode &host = dag_.node(p.host), &acc = dag_.node(p.acc);
+    // host: the Func the kernel tiles; acc: the one computed per tile (for an update on the output,
+    // the wrapper and the rfactor intermediate, whose arguments are the output's).
+    MatmulNames names_of(const MatmulPattern &p, const Internal::Function &host, const Internal::Function &acc) {
         MatmulNames nm;
-        const auto &hargs = host.func.args();
-        const auto &aargs = acc.func.args();
+        const auto &hargs = host.args();
+        const auto &aargs = acc.args();
         nm.n = hargs[0];
         nm.m = hargs[1];
         nm.rn = aargs[p.acc_arg_of_host_dim[0]];
@@ -160,10 +161,39 @@ private:
 
     void apply_matmul(const KernelChoice &kc) {
         const MatmulPattern &p = kc.pattern;
-        const MatmulNames nm = names_of(p);
-        FuncRef &host = ref(p.host);
-        FuncRef &acc = ref(p.acc);
-        const FuncNode &hn = dag_.node(p.host), &an = dag_.node(p.acc);
+        // `out` owns the buffer whose extents select tile variants and dispatch leaves; `host` is
+        // tiled and `acc` computed per tile. For an update on the output, the reduction moves
+        // into an rfactor intermediate (a Func with a pure init and the same update), read by the
+        // output's remaining update `out += acc` through a pure wrapper computed at root: the
+        // wrapper is tiled like any host (ShiftInwards is illegal on an update), the output's
+        // two stages become simple vectorized passes over its buffer.
+        FuncRef &out = ref(p.host);
+        FuncRef host = out, acc = ref(p.acc);
+        std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
+        if (p.update_on_output) {
+            StageRef upd = w_.stage(out, 1, host_stages[1]);
+            acc = w_.rfactor_all(upd, p.acc + "_acc");
+            host = w_.wrapper(acc, out);
+            w_.compute_root(host);
+            acc_stages = stages_of(acc.func.function());
+            host_stages = stages_of(host.func.function());
+            const std::vector<StageNode> out_stages = stages_of(out.func.function());
+            for (const StageNode &sn : out_stages) {
+                StageRef st = w_.stage(out, sn.index, sn);
+                if (gpu_) default_gpu_stage(st, sn);
+                else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
+            }
+        }
+        const MatmulNames nm = names_of(p, host.func.function(), acc.func.function());
+        // The accumulator tile is stored with the vector dimension innermost, whatever the order
+        // of acc's arguments (an inline sum() takes them in the order the free variables appear:
+        // out(o, r) = sum(a(c, r) * w(c, o)) gives sum(r, o), and vectorizing o would gather
+        // and scatter the accumulator with a stride of the tile's row count).
+        std::vector<std::string> storage = {nm.rn, nm.rm};
+        storage.insert(storage.end(), nm.rbatch.begin(), nm.rbatch.end());
+        std::vector<std::string> natural;
+        for (const Var &v : acc.func.args()) natural.push_back(v.name());
+        if (storage != natural) w_.reorder_storage(acc, storage);
         Dispatch leaves = kc.dispatch;
         if (leaves.empty()) leaves.leaves.push_back({kc.kernel, {}, {}, "", ""});
         const MicroKernel &first = leaves.leaves[0].kernel;
@@ -183,17 +213,17 @@ private:
             w_.store_in(acc, MemoryType::Register);
         }
 
-        StageRef host_base = w_.stage(host, 0, hn.stages[0]);
-        StageRef init_base = w_.stage(acc, 0, an.stages[0]);
-        StageRef update_base = w_.stage(acc, 1, an.stages[1]);
+        StageRef host_base = w_.stage(host, 0, host_stages[0]);
+        StageRef init_base = w_.stage(acc, 0, acc_stages[0]);
+        StageRef update_base = w_.stage(acc, 1, acc_stages[1]);
         const bool dispatching = leaves.leaves.size() > 1;
         for (size_t li = 0; li < leaves.leaves.size(); li++) {
             const DispatchLeaf &leaf = leaves.leaves[li];
             StageRef hs = host_base, is = init_base, us = update_base;
             std::vector<Condition> box;
             for (size_t d = 0; d < leaf.lo.size(); d++) {
-                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(host, (int)d, leaf.lo[d]));
-                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(host, (int)d, leaf.hi[d]));
+                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(out, (int)d, leaf.lo[d]));
+                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(out, (int)d, leaf.hi[d]));
             }
             const bool last = li + 1 == leaves.leaves.size() || box.empty();
             if (dispatching) {
@@ -208,7 +238,7 @@ private:
             }
             std::vector<int64_t> at_least = leaf.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
-            apply_kernel(leaf.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            apply_kernel(leaf.kernel, out, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
             notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
                              leaf.kernel.to_string() + (dispatching ? " for " + leaf.covers : std::string()) + ".");
             if (last) break;
@@ -218,7 +248,7 @@ private:
     // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
-    void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
+    void apply_kernel(const MicroKernel &k, FuncRef &out, StageRef &host_s, StageRef &init_s, StageRef &update_s,
                       const MatmulNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
@@ -236,8 +266,8 @@ private:
             StageRef hs = host_s, is = init_s, us = update_s;
             if (i + 1 < variants.size()) {
                 std::vector<Condition> cs;
-                if (t.cols > 1) cs.push_back(w_.extent_at_least(host, 0, t.cols));
-                if (t.rows > 1) cs.push_back(w_.extent_at_least(host, 1, t.rows));
+                if (t.cols > 1) cs.push_back(w_.extent_at_least(out, 0, t.cols));
+                if (t.rows > 1) cs.push_back(w_.extent_at_least(out, 1, t.rows));
                 Condition c = w_.all_of(cs);
                 hs = w_.specialize(host_s, c);
                 is = w_.specialize(init_s, c);

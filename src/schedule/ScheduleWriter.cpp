@@ -87,6 +87,13 @@ ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer, const F
     return f;
 }
 
+ScheduleWriter::FuncRef ScheduleWriter::rfactor_all(const StageRef &update, const std::string &base) {
+    Func f = Stage(update.stage).rfactor(std::vector<std::pair<RVar, Var>>{});
+    FuncRef r{f, fresh_ident(base)};
+    emit("Func " + r.ident + " = " + update.ident + ".rfactor(std::vector<std::pair<RVar, Var>>{});");
+    return r;
+}
+
 ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, const StageNode &node) {
     StageRef s{index == 0 ? Stage(f.func) : Func(f.func).update(index - 1),
                index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",

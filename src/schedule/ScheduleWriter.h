@@ -35,6 +35,9 @@ public:
 
     FuncRef func(const FuncNode &node);
     FuncRef wrapper(const FuncRef &producer, const FuncRef &consumer);  // producer.in(consumer)
+    // update.rfactor({}): the whole reduction of an update moves into a new Func (pure init with
+    // the reduction's identity, the same update); the update then adds that Func's value.
+    FuncRef rfactor_all(const StageRef &update, const std::string &base);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     StageRef specialize(const StageRef &s, const Condition &c);
 
