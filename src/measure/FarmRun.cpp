@@ -20,6 +20,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr double kSqueueGiveUpSeconds = 600;
+
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // Names this round's files: a result envelope carrying another token is not this round's.
@@ -128,6 +130,7 @@ void wait_for_job(const std::string &dir, const std::string &job, const std::vec
     std::map<int, std::string> states;
     std::string last_progress;
     int squeue_failures = 0;
+    auto first_failure = start;
     size_t total = 0, measured_at_start = 0;
     for (int k : tasks) total += (*shards)[k].entries.size();
     for (bool first = true;; first = false) {
@@ -144,8 +147,16 @@ void wait_for_job(const std::string &dir, const std::string &job, const std::vec
             if (q.status == 0 || gone) {
                 states = parse_squeue(q.output, job);
                 squeue_failures = 0;
-            } else if (++squeue_failures % 10 == 1) {
-                std::cerr << "[diet] farm: squeue failed (" << q.output << "); still waiting\n";
+            } else {
+                if (squeue_failures++ == 0) first_failure = Clock::now();
+                if (squeue_failures % 10 == 1) std::cerr << "[diet] farm: squeue failed (" << q.output << "); still waiting\n";
+                // A controller unreachable for this long: stop waiting; the tasks without a
+                // result are resubmitted (which fails loudly if Slurm is really gone).
+                if (seconds_since(first_failure) > kSqueueGiveUpSeconds) {
+                    std::cerr << "[diet] farm: squeue has failed for " << (int)kSqueueGiveUpSeconds << " s; giving up on job " << job << "\n";
+                    run_command({"scancel", job}, 60);
+                    gone = true;
+                }
             }
             if (gone) {
                 read_results(dir, token, tasks, shards);
