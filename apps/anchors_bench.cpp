@@ -40,6 +40,7 @@
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "measure/CudaDriver.h"
+#include "bench_common.h"
 
 #include <CLI/CLI.hpp>
 #include <cblas.h>
@@ -67,9 +68,11 @@ using namespace Halide;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+using bench::Clock;
+using bench::median;
+using bench::seconds_since;
+using bench::Sgemm;
+using bench::time_call;
 
 constexpr const char *kEncoderTitle = "encoder: one BERT-base encoder layer, 16 sequences of T tokens";
 constexpr int kHeads = 12, kHeadDim = 64, kSequences = 16, kBatch = kSequences * kHeads, kHidden = 768,
@@ -207,10 +210,6 @@ struct HalideSystem : System {
     }
 };
 
-// The vendor libraries, row-major: a Halide buffer (x innermost) is a row-major matrix.
-using Sgemm = std::function<void(char ta, char tb, int M, int N, int K, const float *A, int lda, const float *B,
-                                 int ldb, float *C, int ldc)>;
-
 struct BlasSystem : System {
     Kind kind;
     Sgemm sgemm;
@@ -233,25 +232,6 @@ struct BlasSystem : System {
         }
     }
 };
-
-Sgemm openblas_sgemm() {
-    return [](char ta, char tb, int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C,
-              int ldc) {
-        cblas_sgemm(CblasRowMajor, ta == 'T' ? CblasTrans : CblasNoTrans, tb == 'T' ? CblasTrans : CblasNoTrans, M, N,
-                    K, 1.f, A, lda, B, ldb, 0.f, C, ldc);
-    };
-}
-
-Sgemm onednn_sgemm() {
-    return [](char ta, char tb, int M, int N, int K, const float *A, int lda, const float *B, int ldb, float *C,
-              int ldc) {
-        dnnl_status_t s = dnnl_sgemm(ta, tb, M, N, K, 1.f, A, lda, B, ldb, 0.f, C, ldc);
-        if (s != dnnl_success) {
-            std::fprintf(stderr, "dnnl_sgemm failed (status %d)\n", (int)s);
-            std::exit(1);
-        }
-    };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Building the systems of one workload.
@@ -371,7 +351,7 @@ std::vector<std::unique_ptr<System>> make_systems(const Workload &w, const Confi
         auto s = std::make_unique<BlasSystem>();
         s->name = "openblas";
         s->kind = w.kind;
-        s->sgemm = openblas_sgemm();
+        s->sgemm = bench::openblas_sgemm();
         s->note = w.kind == Kind::Dense ? "cblas_sgemm" : "a loop of 192 cblas_sgemm calls";
         add(std::move(s));
     }
@@ -379,7 +359,7 @@ std::vector<std::unique_ptr<System>> make_systems(const Workload &w, const Confi
         auto s = std::make_unique<BlasSystem>();
         s->name = "onednn";
         s->kind = w.kind;
-        s->sgemm = onednn_sgemm();
+        s->sgemm = bench::onednn_sgemm();
         s->note = w.kind == Kind::Dense ? "dnnl_sgemm" : "a loop of 192 dnnl_sgemm calls";
         add(std::move(s));
     }
@@ -407,34 +387,6 @@ std::vector<std::unique_ptr<System>> make_systems(const Workload &w, const Confi
 // ---------------------------------------------------------------------------------------------
 // Timing and results.
 // ---------------------------------------------------------------------------------------------
-double median(std::vector<double> v) {
-    for (double x : v) {
-        if (std::isnan(x)) return NAN;  // failed to run
-    }
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// One call; if it took 50 ms or more, its time (a warm-up would not change such a call, and
-// the slow systems would double the run's length). Otherwise that call was the warm-up: calls until
-// `min_time` seconds have passed, and their mean.
-double time_call(const std::function<void()> &call, double min_time) {
-    const auto first = Clock::now();
-    call();
-    const double once = seconds_since(first);
-    if (once >= 0.05) return once;
-    int reps = 0;
-    const auto t0 = Clock::now();
-    double elapsed = 0;
-    do {
-        call();
-        reps++;
-        elapsed = seconds_since(t0);
-    } while (elapsed < min_time);
-    return elapsed / reps;
-}
-
 Buffer<float> filled(const std::vector<int> &shape, int salt) {
     Buffer<float> b(shape);
     uint32_t s = 0x9e3779b9u * (uint32_t)(salt + 1);
@@ -866,15 +818,8 @@ Buffer<float> encoder_layer(const EncoderGemms &sys, int t, Buffer<float> &x, En
 }
 
 std::string describe_machine(const Config &cfg) {
-    std::ifstream f("/proc/cpuinfo");
-    std::string line, cpu = "unknown CPU";
-    int logical = 0;
-    while (std::getline(f, line)) {
-        if (line.rfind("processor", 0) == 0) logical++;
-        if (line.rfind("model name", 0) == 0 && cpu == "unknown CPU") cpu = line.substr(line.find(':') + 2);
-    }
-    return cpu + ", " + std::to_string(logical) + " logical CPUs, " + std::to_string(cfg.threads) +
-           " threads, Halide target " + cfg.target.to_string();
+    return bench::cpu_description() + ", " + std::to_string(cfg.threads) + " threads, Halide target " +
+           cfg.target.to_string();
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libhalide14-0-dev libxgboost-dev catch2 nlohmann-json3-dev
-          libcli11-dev libopenblas-dev libdnnl-dev gnuplot-nox
+          libcli11-dev libopenblas-dev libdnnl-dev gnuplot-nox python3-halide python3-numpy
           slurm-wlm munge)  # slurm-wlm, munge: the farm tests' single-node cluster (scripts/slurm_cluster.sh)
 
 missing=()

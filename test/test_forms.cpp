@@ -8,6 +8,7 @@
 
 #include "Halide.h"
 #include "analysis/FunctionDAG.h"
+#include "contraction_forms.h"
 #include "plugin/Diet.h"
 #include "space/HostCpu.h"
 
@@ -16,167 +17,11 @@
 
 using namespace Halide;
 using namespace Halide::Internal;
+using contraction_forms::Form;
 using diet_test::compare;
 using diet_test::random_input;
 
 namespace {
-
-// One way of writing a contraction: its inputs, the shape parameter T (range [1, 64]) and the
-// output; `extents(T)` gives the output's and each input's sizes at T.
-struct Form {
-    std::vector<ImageParam> inputs;
-    Param<int> T{"T", 16, 1, 64};
-    Func out;
-    std::function<std::vector<int>(int)> out_sizes;
-    std::vector<std::function<std::vector<int>(int)>> in_sizes;
-};
-
-constexpr int K = 24, N = 40;  // reduction and fixed output extent (not multiples of the tiles)
-
-using Builder = std::function<Form()>;
-
-Expr gelu(Expr x) { return 0.5f * x * (1.f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
-
-// The dense layer y(n, m) = sum_k x(k, m) * w(k, n), output [N][T] with n innermost.
-Form dense(const std::string &how) {
-    Form f;
-    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
-    Var n("n"), m("m");
-    RDom k(0, K, "k");
-    Func y("y");
-    f.inputs = {x, w};
-    f.in_sizes = {[](int t) { return std::vector<int>{K, t}; }, [](int) { return std::vector<int>{K, N}; }};
-    if (how == "canonical") {
-        Func acc("acc");
-        acc(n, m) = 0.f;
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-    } else if (how == "inline_sum") {
-        // The most common Halide spelling: sum()'s Func takes (m, n), the output's opposite order.
-        y(n, m) = sum(x(k, m) * w(k, n));
-    } else if (how == "inline_sum_other_names") {
-        Var o("o"), r("r");
-        RDom c(0, K, "c");
-        y(o, r) = sum(x(c, r) * w(c, o));
-    } else if (how == "update_on_output") {
-        y(n, m) = 0.f;
-        y(n, m) += x(k, m) * w(k, n);
-    } else if (how == "bias_init") {
-        Func acc("acc");
-        acc(n, m) = bias(n);
-        acc(n, m) += x(k, m) * w(k, n);
-        y(n, m) = acc(n, m);
-    } else if (how == "epilogue_chain") {
-        // acc -> biased -> activated -> y: two pure Funcs between the accumulator and the output.
-        Func s("s"), biased("biased"), activated("activated");
-        s(m, n) = 0.f;  // accumulator's arguments in the other order
-        s(m, n) += w(k, n) * x(k, m);
-        biased(n, m) = s(m, n) + bias(n);
-        activated(n, m) = gelu(biased(n, m));
-        y(n, m) = activated(n, m) * 0.5f;
-    } else if (how == "relu_sum_cast") {
-        y(n, m) = cast<double>(max(sum(x(k, m) * w(k, n)) + bias(n), 0.f));
-    } else {
-        FAIL("unknown form " << how);
-    }
-    if (how == "bias_init" || how == "epilogue_chain" || how == "relu_sum_cast") {
-        f.inputs.push_back(bias);
-        f.in_sizes.push_back([](int) { return std::vector<int>{N}; });
-    }
-    f.out = y;
-    f.out_sizes = [](int t) { return std::vector<int>{N, t}; };
-    return f;
-}
-
-// Four operand layouts of y(n, m) = sum_k A[m][k] * B[k][n] (N: as stored, T: transposed).
-Form layout(const std::string &how) {
-    Form f;
-    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
-    Var n("n"), m("m");
-    RDom k(0, K, "k");
-    Func y("y");
-    const bool at = how[0] == 'T', bt = how[1] == 'T';
-    Expr av = at ? a(m, k) : a(k, m);  // "N": a stored (k innermost, m)
-    Expr bv = bt ? b(k, n) : b(n, k);  // "N": b stored (n innermost, k)
-    y(n, m) = sum(av * bv);
-    f.inputs = {a, b};
-    f.in_sizes = {[at](int t) { return at ? std::vector<int>{t, K} : std::vector<int>{K, t}; },
-                  [bt](int) { return bt ? std::vector<int>{K, N} : std::vector<int>{N, K}; }};
-    f.out = y;
-    f.out_sizes = [](int t) { return std::vector<int>{N, t}; };
-    return f;
-}
-
-// Attention scores: s(j, i, b) = sum_d q(d, i, b) * k(d, j, b), T tokens, 3 heads.
-Form attention(const std::string &how) {
-    Form f;
-    ImageParam q(Float(32), 3, "q"), kk(Float(32), 3, "k");
-    Var j("j"), i("i"), b("b");
-    RDom d(0, K, "d");
-    Func s("s");
-    if (how == "update_on_output") {
-        s(j, i, b) = 0.f;
-        s(j, i, b) += q(d, i, b) * kk(d, j, b);
-    } else {
-        s(j, i, b) = sum(q(d, i, b) * kk(d, j, b)) * 0.125f;
-    }
-    f.inputs = {q, kk};
-    f.in_sizes = {[](int t) { return std::vector<int>{K, t, 3}; }, [](int t) { return std::vector<int>{K, t, 3}; }};
-    f.out = s;
-    f.out_sizes = [](int t) { return std::vector<int>{t, t, 3}; };
-    return f;
-}
-
-// A 3x3 convolution as a contraction over channels and window: out(x, c, y) with a 3-D RDom.
-Form convolution() {
-    Form f;
-    ImageParam in(Float(32), 3, "in"), wt(Float(32), 4, "wt");
-    Var x("x"), y("y"), co("co");
-    RDom r(0, 3, 0, 3, 0, 8, "r");  // window x, window y, input channel
-    Func out("conv");
-    out(x, y, co) = sum(in(x + r.x, y + r.y, r.z) * wt(co, r.x, r.y, r.z));
-    f.inputs = {in, wt};
-    f.in_sizes = {[](int t) { return std::vector<int>{t + 2, 10, 8}; }, [](int) { return std::vector<int>{16, 3, 3, 8}; }};
-    f.out = out;
-    f.out_sizes = [](int t) { return std::vector<int>{t, 8, 16}; };
-    return f;
-}
-
-// Integer and half-precision contractions with widening accumulation.
-Form widening(const std::string &how) {
-    Form f;
-    Type ta = how == "u8i8" ? UInt(8) : how == "i16" ? Int(16) : Float(16);
-    Type tb = how == "u8i8" ? Int(8) : how == "i16" ? Int(16) : Float(16);
-    Type acc_t = how == "f16" ? Float(32) : Int(32);
-    ImageParam a(ta, 2, "a"), b(tb, 2, "b");
-    Var n("n"), m("m");
-    RDom k(0, K, "k");
-    Func y("y");
-    y(n, m) = sum(cast(acc_t, a(k, m)) * cast(acc_t, b(k, n)));
-    f.inputs = {a, b};
-    f.in_sizes = {[](int t) { return std::vector<int>{K, t}; }, [](int) { return std::vector<int>{K, N}; }};
-    f.out = y;
-    f.out_sizes = [](int t) { return std::vector<int>{N, t}; };
-    return f;
-}
-
-void set_estimates(Form &f) {
-    std::vector<Region> est;
-    const std::vector<int> out_at = f.out_sizes(16);
-    Region r;
-    // Symbolic in T where the size is T-dependent (compare sizes at T=16 and T=17).
-    const std::vector<int> out_next = f.out_sizes(17);
-    for (size_t d = 0; d < out_at.size(); d++) {
-        r.push_back(out_at[d] == out_next[d] ? Range(0, out_at[d]) : Range(0, f.T + (out_at[d] - 16)));
-    }
-    f.out.set_estimates(r);
-    for (size_t i = 0; i < f.inputs.size(); i++) {
-        const std::vector<int> a = f.in_sizes[i](16), b = f.in_sizes[i](17);
-        Region ir;
-        for (size_t d = 0; d < a.size(); d++) ir.push_back(a[d] == b[d] ? Range(0, a[d]) : Range(0, f.T + (a[d] - 16)));
-        f.inputs[i].set_estimates(ir);
-    }
-}
 
 // Keeps the Stmt after all scheduling transformations.
 class RecordStmt : public IRMutator {
@@ -282,12 +127,13 @@ Buffer<> input_of(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
 
 // Builds the form twice: one scheduled by Diet, one left unscheduled (the reference); checks
 // recognition, the lowered compute loops and the values at each T.
-void check_form(const std::string &label, const Builder &build, const std::string &expected_host,
+// T in [1, 64]; the T tried go past the range.
+void check_form(const std::string &label, const std::string &expected_host,
                 const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100}) {
     INFO("form " << label);
-    Form diet_form = build(), ref_form = build();
-    set_estimates(diet_form);
-    // The reference is JIT-compiled unscheduled: Halide 14 would refuse symbolic estimates there.
+    const contraction_forms::Sizes sizes;  // K = 24, N = 40: not multiples of any tile
+    // The reference is JIT-compiled unscheduled: Halide 14 refuses symbolic estimates there.
+    Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
 
     diet::FunctionDAG dag({diet_form.out.function()});
     REQUIRE(dag.matmuls().size() == 1);
@@ -336,29 +182,27 @@ void check_form(const std::string &label, const Builder &build, const std::strin
 }  // namespace
 
 TEST_CASE("dense forms: each spelling is recognized, correct, guard-free, without accumulator gathers", "[forms]") {
-    for (const std::string how : {"canonical", "inline_sum", "inline_sum_other_names", "update_on_output", "bias_init",
-                                  "epilogue_chain", "relu_sum_cast"}) {
-        check_form("dense " + how, [how] { return dense(how); }, "y");
+    for (const char *how : {"canonical", "inline_sum", "inline_sum_other_names", "update_on_output", "bias_init",
+                            "epilogue_chain", "bias_relu_chain", "relu_sum_cast"}) {
+        check_form(std::string("dense/") + how, "y");
     }
 }
 
 TEST_CASE("operand layouts NN, NT, TN, TT", "[forms]") {
-    for (const std::string how : {"NN", "NT", "TN", "TT"}) {
-        check_form("layout " + how, [how] { return layout(how); }, "y");
+    for (const char *how : {"NN", "NT", "TN", "TT"}) check_form(std::string("layout/") + how, "y");
+}
+
+TEST_CASE("batched attention products: scores (NT) and context (NN, reduction over T), three spellings", "[forms]") {
+    for (const char *how : {"canonical", "inline_sum", "update_on_output"}) {
+        check_form(std::string("bmm_nt/") + how, "scores", {1, 2, 7, 33, 64, 70});
+        check_form(std::string("bmm_nn/") + how, "context", {1, 2, 7, 33, 64, 70});
     }
 }
 
-TEST_CASE("attention scores: sum() and the update on the output, batched", "[forms]") {
-    check_form("attention sum", [] { return attention("sum"); }, "s", {1, 2, 7, 33, 64, 70});
-    check_form("attention update_on_output", [] { return attention("update_on_output"); }, "s", {1, 2, 7, 33, 64, 70});
-}
-
 TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", "[forms]") {
-    check_form("conv 3x3", convolution, "conv", {1, 3, 16, 40, 64});
+    check_form("conv/3x3", "conv", {1, 3, 16, 40, 64});
 }
 
 TEST_CASE("widening integer and half-precision contractions", "[forms]") {
-    check_form("uint8 x int8 -> int32", [] { return widening("u8i8"); }, "y");
-    check_form("int16 -> int32", [] { return widening("i16"); }, "y");
-    check_form("float16 -> float32", [] { return widening("f16"); }, "y");
+    for (const char *how : {"u8i8", "i16", "f16"}) check_form(std::string("int/") + how, "y");
 }

@@ -1,0 +1,349 @@
+// forms_bench (issue 13): the same contractions written the ways other people write them
+// (generators/contraction_forms.h), each scheduled by Diet with default options (no measurement)
+// and optionally tuned, against the canonical form and the faster of OpenBLAS / oneDNN, at every T.
+//
+//   families   dense   BERT dense_qkv: y[16T, 2304] = x[16T, 768] · w[2304, 768]ᵀ in 8 spellings
+//              bmm     attention scores s[192, T, T] and context o[192, T, 64], 3 spellings each,
+//                      against a loop of 192 vendor sgemm calls
+//              int     the dense product with uint8 x int8 -> int32 and int16 -> int32 operands
+//                      against the same contraction written in float32
+//   output     <out-dir>/forms_<family>.csv (median seconds per T and system), .md (per-form geomean
+//              and worst ratios), .png (gnuplot, when installed)
+//
+// Interleaved: at each T every system runs once per repeat, in turn; the median of --reps repeats.
+// Every output is checked (at --check-ts) against the same form's unscheduled algorithm (float:
+// relative error ≤ 1e-4 of the largest magnitude; integers: exact).
+#include "Halide.h"
+#include "bench_common.h"
+#include "contraction_forms.h"
+#include "options/Options.h"
+#include "plugin/Diet.h"
+#include "space/HostCpu.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <regex>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+using namespace Halide;
+using contraction_forms::Form;
+
+namespace {
+
+struct Config {
+    std::vector<std::string> families = {"dense", "bmm", "int"};
+    int t_step = 1, reps = 3, trials = 0;
+    std::vector<int> check_ts = {1, 7, 64};
+    double min_time = 0.05;
+    std::string out_dir = "apps/results/cpu";
+    Target target;
+    int threads = 2;
+};
+
+// One runnable system at a given T: a Diet-scheduled form, or a vendor loop.
+struct System {
+    std::string name, note;
+    std::function<void(int t)> run;
+    std::function<Buffer<>(int t)> result;  // the last run's output (for the check), empty for vendors
+};
+
+contraction_forms::Sizes sizes_of(const std::string &family) {
+    contraction_forms::Sizes s;
+    s.t_min = 1;
+    s.t_max = 128;
+    if (family == "bmm") {
+        s.K = 64;
+        s.heads = 192;
+    } else {
+        s.K = 768;
+        s.N = 2304;
+        s.rows_per_t = 16;
+    }
+    return s;
+}
+
+// Inputs filled once at the largest T; each T uses a crop (the same values in every system).
+Buffer<> input_for(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
+    Buffer<> b(t, sizes);
+    uint32_t s = seed * 2654435761u + 1;
+    auto next = [&s] { return (s = s * 1103515245u + 12345u) >> 8; };
+    if (t == Float(32)) b.as<float>().for_each_value([&](float &v) { v = (float)(next() % 4096) / 2048.f - 1.f; });
+    else if (t == UInt(8)) b.as<uint8_t>().for_each_value([&](uint8_t &v) { v = (uint8_t)(next() % 256); });
+    else if (t == Int(8)) b.as<int8_t>().for_each_value([&](int8_t &v) { v = (int8_t)(next() % 256 - 128); });
+    else if (t == Int(16)) b.as<int16_t>().for_each_value([&](int16_t &v) { v = (int16_t)(next() % 2001 - 1000); });
+    else throw std::runtime_error("forms_bench: no filler for " + (std::ostringstream() << t).str());
+    return b;
+}
+
+// A form scheduled by Diet (trials 0: the heuristic; else tuned with a fresh log) and JIT-compiled.
+struct DietForm {
+    Form form;
+    std::vector<Buffer<>> full_inputs;
+    Buffer<> out;
+    double tuning_seconds = 0;
+
+    DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials) {
+        form = contraction_forms::make_form(name, s, true);
+        std::map<std::string, std::string> kv = {{"trials", std::to_string(trials)}};
+        if (trials > 0) {
+            const std::string stem = cfg.out_dir + "/logs/forms_" + std::regex_replace(name, std::regex("/"), "_") +
+                                     "_" + std::to_string(trials);
+            std::remove((stem + ".log").c_str());
+            kv["log"] = stem + ".log";
+            kv["report"] = stem + ".json";
+            kv["training"] = "T=1,2,5,16,43,81,119,128";
+        }
+        const auto t0 = bench::Clock::now();
+        diet::autoschedule(Pipeline(form.out), cfg.target, cfg.threads, 0, diet::Options::from_map(kv));
+        tuning_seconds = bench::seconds_since(t0);
+        form.out.compile_jit(cfg.target);
+        for (size_t i = 0; i < form.inputs.size(); i++) {
+            full_inputs.push_back(input_for(form.inputs[i].type(), form.in_sizes[i](s.t_max), 11 + (uint32_t)i));
+        }
+    }
+    void bind(int t) {
+        for (size_t i = 0; i < form.inputs.size(); i++) {
+            Buffer<> crop = full_inputs[i];
+            const std::vector<int> sz = form.in_sizes[i](t);
+            for (size_t d = 0; d < sz.size(); d++) crop.crop((int)d, 0, sz[d]);
+            form.inputs[i].set(crop);
+        }
+        form.T.set(t);
+    }
+    void run(int t) {
+        bind(t);
+        const std::vector<int> sz = form.out_sizes(t);
+        if (!out.defined() || out.dimensions() != (int)sz.size() || out.dim(0).extent() != sz[0] ||
+            out.dim(1).extent() != sz[1]) {
+            out = Buffer<>(form.out.output_types()[0], sz);
+        }
+        form.out.realize(out);
+    }
+};
+
+// The vendor loop on the canonical math of a family (float32 only).
+System vendor_system(const std::string &family, const std::string &name, bench::Sgemm sgemm, DietForm &shapes_from) {
+    System v;
+    v.name = name;
+    auto a = std::make_shared<Buffer<float>>(), b = std::make_shared<Buffer<float>>(), c = std::make_shared<Buffer<float>>();
+    DietForm *src = &shapes_from;  // for the operand values (the canonical form's)
+    v.note = family == "dense" ? "sgemm NT" : "a loop of 192 sgemm calls";
+    v.run = [=](int t) {
+        src->bind(t);
+        Buffer<float> A = src->form.inputs[0].get(), B = src->form.inputs[1].get();
+        const std::vector<int> sz = src->form.out_sizes(t);
+        if (!c->defined() || c->dim(0).extent() != sz[0] || c->dim(1).extent() != sz[1]) *c = Buffer<float>(sz);
+        if (family == "dense") {  // y[m][n] = sum_k x[m][k] w[n][k]
+            sgemm('N', 'T', sz[1], sz[0], A.dim(0).extent(), A.data(), A.dim(1).stride(), B.data(), B.dim(1).stride(),
+                  c->data(), c->dim(1).stride());
+            return;
+        }
+        const bool nt = src->form.name.rfind("bmm_nt", 0) == 0;
+        for (int bh = 0; bh < sz[2]; bh++) {
+            const float *pa = &A(0, 0, bh), *pb = &B(0, 0, bh);
+            float *pc = &(*c)(0, 0, bh);
+            if (nt) sgemm('N', 'T', t, t, A.dim(0).extent(), pa, A.dim(1).stride(), pb, B.dim(1).stride(), pc, c->dim(1).stride());
+            else sgemm('N', 'N', t, sz[0], t, pa, A.dim(1).stride(), pb, B.dim(1).stride(), pc, c->dim(1).stride());
+        }
+    };
+    return v;
+}
+
+// "" when the Diet output equals the unscheduled algorithm's at T.
+std::string check(DietForm &d, int t) {
+    Form ref = contraction_forms::make_form(d.form.name, sizes_of(d.form.name.rfind("bmm", 0) == 0 ? "bmm" : "dense"), false);
+    d.bind(t);
+    for (size_t i = 0; i < ref.inputs.size(); i++) ref.inputs[i].set(d.form.inputs[i].get());
+    ref.T.set(t);
+    d.run(t);
+    Buffer<> want = ref.out.realize(d.form.out_sizes(t), diet::runnable_host_target());
+    double peak = 0, err = 0;
+    const Type ty = want.type();
+    Buffer<> got = d.out;
+    auto value = [&](const Buffer<> &b, const int *pos) -> double {
+        if (ty == Float(32)) return b.as<float>()(pos);
+        if (ty == Float(64)) return b.as<double>()(pos);
+        return b.as<int32_t>()(pos);
+    };
+    want.for_each_element([&](const int *pos) {
+        peak = std::max(peak, std::abs(value(want, pos)));
+        err = std::max(err, std::abs(value(got, pos) - value(want, pos)));
+    });
+    const bool ok = ty.is_float() ? err <= 1e-4 * std::max(1.0, peak) : err == 0;
+    return ok ? "" : d.form.name + " at T=" + std::to_string(t) + ": max error " + std::to_string(err) +
+                         " (largest value " + std::to_string(peak) + ")";
+}
+
+std::vector<std::string> forms_of(const std::string &family) {
+    if (family == "dense") {
+        return {"dense/canonical", "dense/inline_sum", "dense/update_on_output", "dense/bias_init", "dense/epilogue_chain",
+                "dense/bias_relu_chain", "layout/NN", "layout/TN", "layout/TT"};
+    }
+    if (family == "bmm") {
+        return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",
+                "bmm_nn/canonical", "bmm_nn/inline_sum", "bmm_nn/update_on_output"};
+    }
+    return {"int/f32", "int/u8i8", "int/i16"};
+}
+
+double geomean(const std::vector<double> &v) {
+    double s = 0;
+    int n = 0;
+    for (double x : v) {
+        if (std::isfinite(x) && x > 0) s += std::log(x), n++;
+    }
+    return n ? std::exp(s / n) : NAN;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Config cfg;
+    cfg.target = diet::runnable_host_target();
+    std::string families = "dense,bmm,int", check_ts = "1,7,64", item;
+    CLI::App app{"forms_bench: every way of writing a contraction, Diet against the canonical form and the vendors"};
+    app.add_option("--families", families, "dense,bmm,int");
+    app.add_option("--t-step", cfg.t_step, "time every t_step-th T in 1..128 (1: every T)");
+    app.add_option("--reps", cfg.reps, "interleaved repeats (median)");
+    app.add_option("--trials", cfg.trials, "also tune each dense/int form with this many measurements (0: defaults only)");
+    app.add_option("--out-dir", cfg.out_dir, "where the CSV, Markdown and plots go");
+    app.add_option("--check-ts", check_ts, "T at which every output is checked against the unscheduled algorithm");
+    CLI11_PARSE(app, argc, argv);
+    cfg.families.clear();
+    for (std::stringstream ss(families); std::getline(ss, item, ',');) cfg.families.push_back(item);
+    cfg.check_ts.clear();
+    for (std::stringstream ss(check_ts); std::getline(ss, item, ',');) cfg.check_ts.push_back(std::stoi(item));
+    std::system(("mkdir -p '" + cfg.out_dir + "/logs'").c_str());
+    const std::string machine = bench::cpu_description() + ", " + std::to_string(cfg.threads) + " threads, Halide target " +
+                                cfg.target.to_string();
+    std::cerr << "forms_bench on " << machine << "\n";
+
+    for (const std::string &family : cfg.families) {
+        const contraction_forms::Sizes sz = sizes_of(family);
+        std::vector<std::unique_ptr<DietForm>> diets;
+        std::vector<System> systems;
+        std::vector<std::string> wrong;
+        for (const std::string &name : forms_of(family)) {
+            for (int trials : {0, cfg.trials}) {
+                if (trials > 0 && family == "bmm") continue;  // (the bmm forms are timed with defaults only)
+                std::cerr << "  scheduling " << name << (trials ? " tuned (" + std::to_string(trials) + " trials)" : " (default)") << "\n";
+                diets.push_back(std::make_unique<DietForm>(name, sz, cfg, trials));
+                DietForm *d = diets.back().get();
+                System s;
+                s.name = name + (trials ? "@tuned" : "");
+                s.note = trials ? std::to_string(trials) + " trials, tuning " + std::to_string((int)d->tuning_seconds) + " s"
+                                : "default options";
+                s.run = [d](int t) { d->run(t); };
+                systems.push_back(s);
+                for (int t : cfg.check_ts) {
+                    const std::string w = check(*d, t);
+                    if (!w.empty()) wrong.push_back(w), std::cerr << "WRONG: " << w << "\n";
+                }
+                if (cfg.trials == 0) break;
+            }
+        }
+        if (family != "int") {
+            systems.push_back(vendor_system(family == "dense" ? "dense" : "bmm", "openblas", bench::openblas_sgemm(), *diets[0]));
+            systems.push_back(vendor_system(family == "dense" ? "dense" : "bmm", "onednn", bench::onednn_sgemm(), *diets[0]));
+            if (family == "bmm") {
+                // The NN loop needs the NN form's operands.
+                for (const char *v : {"openblas", "onednn"}) {
+                    System s = vendor_system("bmm", std::string(v) + "_nn", std::string(v) == "openblas" ? bench::openblas_sgemm() : bench::onednn_sgemm(),
+                                             *diets[3]);
+                    systems.push_back(s);
+                }
+            }
+        }
+        std::vector<int> ts;
+        for (int t = 1; t <= 128; t += cfg.t_step) ts.push_back(t);
+        if (ts.back() != 128) ts.push_back(128);
+        std::vector<std::vector<double>> med(systems.size(), std::vector<double>(ts.size(), NAN));
+        const auto t0 = bench::Clock::now();
+        for (size_t i = 0; i < ts.size(); i++) {
+            std::vector<std::vector<double>> samples(systems.size());
+            for (int r = 0; r < cfg.reps; r++) {
+                for (size_t s = 0; s < systems.size(); s++) {
+                    samples[s].push_back(bench::time_call([&] { systems[s].run(ts[i]); }, cfg.min_time));
+                }
+            }
+            for (size_t s = 0; s < systems.size(); s++) med[s][i] = bench::median(samples[s]);
+            const double el = bench::seconds_since(t0);
+            std::cerr << "  " << family << ": T=" << ts[i] << " done (" << i + 1 << "/" << ts.size() << ", "
+                      << (int)el << " s, ETA " << (int)(el / (i + 1) * (ts.size() - i - 1)) << " s)\n";
+        }
+        // CSV: T, then each system's median seconds.
+        const std::string stem = cfg.out_dir + "/forms_" + family;
+        std::ofstream csv(stem + ".csv");
+        csv << "T";
+        for (const System &s : systems) csv << "," << s.name;
+        csv << "\n";
+        for (size_t i = 0; i < ts.size(); i++) {
+            csv << ts[i];
+            for (size_t s = 0; s < systems.size(); s++) csv << "," << med[s][i];
+            csv << "\n";
+        }
+        csv.close();
+        // Markdown: each Diet system against its family's canonical form and the faster vendor.
+        auto index_of = [&](const std::string &n) {
+            for (size_t s = 0; s < systems.size(); s++) {
+                if (systems[s].name == n) return (int)s;
+            }
+            return -1;
+        };
+        std::ofstream md(stem + ".md");
+        md << "# forms_bench: " << family << "\n\nMachine: " << machine << ". Medians of " << cfg.reps
+           << " interleaved repeats at " << ts.size() << " values of T in 1..128. Speed ratio = reference time / form time "
+           << "(above 1: the form is faster). Outputs checked at T = " << check_ts << ": "
+           << (wrong.empty() ? "all correct" : std::to_string(wrong.size()) + " WRONG") << ".\n\n";
+        md << "| form | note | vs canonical: geomean | min (at T) | vs faster vendor: geomean | min (at T) |\n|---|---|---:|---:|---:|---:|\n";
+        for (size_t s = 0; s < systems.size(); s++) {
+            if (systems[s].name.find('/') == std::string::npos) continue;
+            const std::string base = systems[s].name.substr(0, systems[s].name.find('/'));
+            const std::string canon = family == "int" ? "int/f32" : base + "/canonical";
+            const int c = index_of(family == "dense" ? "dense/canonical" : canon);
+            const bool nn = base == "bmm_nn";
+            const int v1 = index_of(nn ? "openblas_nn" : "openblas"), v2 = index_of(nn ? "onednn_nn" : "onednn");
+            std::vector<double> rc, rv;
+            double min_c = INFINITY, min_v = INFINITY;
+            int at_c = 0, at_v = 0;
+            for (size_t i = 0; i < ts.size(); i++) {
+                if (c >= 0) {
+                    rc.push_back(med[c][i] / med[s][i]);
+                    if (rc.back() < min_c) min_c = rc.back(), at_c = ts[i];
+                }
+                if (v1 >= 0 && family != "int") {
+                    rv.push_back(std::min(med[v1][i], med[v2][i]) / med[s][i]);
+                    if (rv.back() < min_v) min_v = rv.back(), at_v = ts[i];
+                }
+            }
+            auto f2 = [](double x) { return std::isfinite(x) ? (std::ostringstream() << std::fixed << std::setprecision(3) << x).str() : std::string("–"); };
+            md << "| " << systems[s].name << " | " << systems[s].note << " | " << f2(geomean(rc)) << " | " << f2(min_c) << " ("
+               << at_c << ") | " << f2(geomean(rv)) << " | " << f2(min_v) << " (" << at_v << ") |\n";
+        }
+        for (const std::string &w : wrong) md << "\n**WRONG:** " << w << "\n";
+        md.close();
+        // Plot: time per T (log scale).
+        std::ofstream gp(stem + ".gp");
+        gp << "set terminal pngcairo noenhanced size 1100,700 font 'sans,10'\nset output '" << stem << ".png'\n"
+           << "set datafile separator ','\nset key outside right top\nset grid\nset logscale y\n"
+           << "set title 'forms_bench " << family << ": median time per T'\nset xlabel 'T'\nset ylabel 'seconds (log)'\nplot ";
+        for (size_t s = 0; s < systems.size(); s++) {
+            gp << (s ? ", " : "") << "'" << stem << ".csv' using 1:" << s + 2 << " with lines lw "
+               << (systems[s].name.find('/') == std::string::npos ? 3 : 1.5) << " title '" << systems[s].name << "'";
+        }
+        gp << "\n";
+        gp.close();
+        if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
+            if (std::system(("gnuplot '" + stem + ".gp'").c_str()) != 0) std::cerr << "gnuplot failed\n";
+        }
+        std::ifstream back(stem + ".md");
+        std::cout << back.rdbuf() << "\n";
+    }
+    return 0;
+}

@@ -1,0 +1,225 @@
+// The same contractions written the ways other people write them (issue 13), in one place for the
+// tests (test/test_forms.cpp, the contraction_forms generator) and the benchmark (apps/forms_bench).
+// A form is named "<family>/<spelling>":
+//   dense/*      y(n, m) = sum_k x(k, m) * w(k, n), x: [rows][K], w: [N][K], y: [rows][N], rows = rows_per_t * T
+//   layout/XY    the same product with each operand stored as written (N) or transposed (T)
+//   bmm_nt/*     s(j, i, b) = sum_d q(d, i, b) * k(d, j, b)   (attention scores, T x T per head)
+//   bmm_nn/*     o(d, i, b) = sum_j p(j, i, b) * v(d, j, b)   (attention times values, reduction over T)
+//   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
+//   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
+// Estimates are symbolic in T (range [t_min, t_max]).
+#pragma once
+
+#include "Halide.h"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace contraction_forms {
+
+using namespace Halide;
+
+struct Sizes {
+    int K = 24, N = 40;   // reduction, fixed output extent of the dense forms (the head dimension for bmm)
+    int rows_per_t = 1;   // dense rows per token
+    int heads = 3;        // batch of the bmm forms
+    int t_min = 1, t_max = 64;
+};
+
+struct Form {
+    std::string name;
+    std::vector<ImageParam> inputs;
+    Param<int> T{"T", 16};
+    Func out;
+    std::function<std::vector<int>(int)> out_sizes;
+    std::vector<std::function<std::vector<int>(int)>> in_sizes;
+};
+
+inline std::vector<std::string> form_names() {
+    return {"dense/canonical", "dense/inline_sum",  "dense/inline_sum_other_names", "dense/update_on_output",
+            "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",       "layout/NN",
+            "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
+            "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
+            "bmm_nn/update_on_output", "conv/3x3", "int/u8i8", "int/i16", "int/f16", "int/f32"};
+}
+
+inline Expr gelu(Expr x) { return 0.5f * x * (1.f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
+
+namespace detail {
+
+inline std::string family_of(const std::string &name) { return name.substr(0, name.find('/')); }
+inline std::string spelling_of(const std::string &name) { return name.substr(name.find('/') + 1); }
+
+// y(n, m) = sum_k x(k, m) * w(k, n), spelled `how`.
+inline void dense(Form &f, const Sizes &s, const std::string &how) {
+    const int K = s.K, N = s.N, R = s.rows_per_t;
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
+    Var n("n"), m("m");
+    RDom k(0, K, "k");
+    Func y("y");
+    f.inputs = {x, w};
+    f.in_sizes = {[=](int t) { return std::vector<int>{K, R * t}; }, [=](int) { return std::vector<int>{K, N}; }};
+    if (how == "canonical") {
+        Func acc("acc");
+        acc(n, m) = 0.f;
+        acc(n, m) += x(k, m) * w(k, n);
+        y(n, m) = acc(n, m);
+    } else if (how == "inline_sum") {
+        // The most common Halide spelling: sum()'s Func takes (m, n), the output's opposite order.
+        y(n, m) = sum(x(k, m) * w(k, n));
+    } else if (how == "inline_sum_other_names") {
+        Var o("o"), r("r");
+        RDom c(0, K, "c");
+        y(o, r) = sum(x(c, r) * w(c, o));
+    } else if (how == "update_on_output") {
+        y(n, m) = 0.f;
+        y(n, m) += x(k, m) * w(k, n);
+    } else if (how == "bias_init") {
+        Func acc("acc");
+        acc(n, m) = bias(n);
+        acc(n, m) += x(k, m) * w(k, n);
+        y(n, m) = acc(n, m);
+    } else if (how == "epilogue_chain") {
+        // acc -> biased -> activated -> y: pure Funcs between the accumulator and the output.
+        Func acc("s"), biased("biased"), activated("activated");
+        acc(m, n) = 0.f;  // the accumulator's arguments in the other order
+        acc(m, n) += w(k, n) * x(k, m);
+        biased(n, m) = acc(m, n) + bias(n);
+        activated(n, m) = gelu(biased(n, m));
+        y(n, m) = activated(n, m) * 0.5f;
+    } else if (how == "bias_relu_chain") {
+        // The same chain with a cheap epilogue: what the chain itself costs, without GELU's arithmetic.
+        Func acc("s"), biased("biased"), activated("activated");
+        acc(m, n) = 0.f;
+        acc(m, n) += w(k, n) * x(k, m);
+        biased(n, m) = acc(m, n) + bias(n);
+        activated(n, m) = max(biased(n, m), 0.f);
+        y(n, m) = activated(n, m) * 0.5f;
+    } else if (how == "relu_sum_cast") {
+        y(n, m) = cast<double>(max(sum(x(k, m) * w(k, n)) + bias(n), 0.f));
+    } else {
+        throw std::invalid_argument(std::string("contraction_forms: no dense form " + how));
+    }
+    if (how == "bias_init" || how == "epilogue_chain" || how == "bias_relu_chain" || how == "relu_sum_cast") {
+        f.inputs.push_back(bias);
+        f.in_sizes.push_back([=](int) { return std::vector<int>{N}; });
+    }
+    f.out = y;
+    f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
+}
+
+// y(n, m) = sum_k A[m][k] * B[k][n] with A, B stored as written (N) or transposed (T).
+inline void layout(Form &f, const Sizes &s, const std::string &how) {
+    const int K = s.K, N = s.N, R = s.rows_per_t;
+    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
+    Var n("n"), m("m");
+    RDom k(0, K, "k");
+    Func y("y");
+    const bool at = how[0] == 'T', bt = how[1] == 'T';
+    y(n, m) = sum((at ? a(m, k) : a(k, m)) * (bt ? b(k, n) : b(n, k)));
+    f.inputs = {a, b};
+    f.in_sizes = {[=](int t) { return at ? std::vector<int>{R * t, K} : std::vector<int>{K, R * t}; },
+                  [=](int) { return bt ? std::vector<int>{K, N} : std::vector<int>{N, K}; }};
+    f.out = y;
+    f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
+}
+
+// Attention scores (NT) or attention times values (NN, reduction over T), batched over heads.
+inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
+    const int D = s.K, B = s.heads;
+    ImageParam a(Float(32), 3, nt ? "q" : "p"), b(Float(32), 3, nt ? "k" : "v");
+    Var j("j"), i("i"), bh("b");
+    RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(0).extent(), "r");
+    Expr prod = nt ? a(r, i, bh) * b(r, j, bh) : a(r, i, bh) * b(j, r, bh);
+    Func out(nt ? "scores" : "context");
+    if (how == "canonical") {
+        Func acc("acc");
+        acc(j, i, bh) = 0.f;
+        acc(j, i, bh) += prod;
+        out(j, i, bh) = acc(j, i, bh);
+    } else if (how == "inline_sum") {
+        out(j, i, bh) = sum(prod);
+    } else if (how == "update_on_output") {
+        out(j, i, bh) = 0.f;
+        out(j, i, bh) += prod;
+    } else {
+        throw std::invalid_argument(std::string("contraction_forms: no bmm form " + how));
+    }
+    f.inputs = {a, b};
+    if (nt) {
+        f.in_sizes = {[=](int t) { return std::vector<int>{D, t, B}; }, [=](int t) { return std::vector<int>{D, t, B}; }};
+        f.out_sizes = [=](int t) { return std::vector<int>{t, t, B}; };
+    } else {
+        f.in_sizes = {[=](int t) { return std::vector<int>{t, t, B}; }, [=](int t) { return std::vector<int>{D, t, B}; }};
+        f.out_sizes = [=](int t) { return std::vector<int>{D, t, B}; };
+    }
+    f.out = out;
+}
+
+// A 3x3 convolution over 8 channels as a contraction over a 3-D RDom; x extent T.
+inline void conv(Form &f) {
+    ImageParam in(Float(32), 3, "in"), wt(Float(32), 4, "wt");
+    Var x("x"), y("y"), co("co");
+    RDom r(0, 3, 0, 3, 0, 8, "r");
+    Func out("conv");
+    out(x, y, co) = sum(in(x + r.x, y + r.y, r.z) * wt(co, r.x, r.y, r.z));
+    f.inputs = {in, wt};
+    f.in_sizes = {[](int t) { return std::vector<int>{t + 2, 10, 8}; }, [](int) { return std::vector<int>{16, 3, 3, 8}; }};
+    f.out = out;
+    f.out_sizes = [](int t) { return std::vector<int>{t, 8, 16}; };
+}
+
+// The dense product with narrow operands accumulated wider (and float32, to compare).
+inline void widening(Form &f, const Sizes &s, const std::string &how) {
+    const int K = s.K, N = s.N, R = s.rows_per_t;
+    const Type ta = how == "u8i8" ? UInt(8) : how == "i16" ? Int(16) : how == "f16" ? Float(16) : Float(32);
+    const Type tb = how == "u8i8" ? Int(8) : ta;
+    const Type acc = ta.is_float() ? Float(32) : Int(32);
+    ImageParam a(ta, 2, "a"), b(tb, 2, "b");
+    Var n("n"), m("m");
+    RDom k(0, K, "k");
+    Func y("y");
+    y(n, m) = sum(cast(acc, a(k, m)) * cast(acc, b(k, n)));
+    f.inputs = {a, b};
+    f.in_sizes = {[=](int t) { return std::vector<int>{K, R * t}; }, [=](int) { return std::vector<int>{K, N}; }};
+    f.out = y;
+    f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
+}
+
+}  // namespace detail
+
+// Sets estimates: each extent that grows with T becomes (T + c) or rows_per_t * T, constant ones stay.
+inline void set_symbolic_estimates(Form &f) {
+    auto region = [&](const std::function<std::vector<int>(int)> &sizes) {
+        const std::vector<int> a = sizes(16), b = sizes(17);
+        Region r;
+        for (size_t d = 0; d < a.size(); d++) {
+            const int slope = b[d] - a[d];
+            r.push_back(slope == 0 ? Range(0, a[d]) : Range(0, slope * f.T + (a[d] - 16 * slope)));
+        }
+        return r;
+    };
+    f.out.set_estimates(region(f.out_sizes));
+    for (size_t i = 0; i < f.inputs.size(); i++) f.inputs[i].set_estimates(region(f.in_sizes[i]));
+}
+
+// Builds form `name` at sizes `s`; `symbolic_estimates`: estimates in T (for Diet), else none.
+inline Form make_form(const std::string &name, const Sizes &s, bool symbolic_estimates) {
+    Form f;
+    f.name = name;
+    f.T.set_range(s.t_min, s.t_max);
+    f.T.set_estimate(std::min(std::max(16, s.t_min), s.t_max));
+    const std::string fam = detail::family_of(name), how = detail::spelling_of(name);
+    if (fam == "dense") detail::dense(f, s, how);
+    else if (fam == "layout") detail::layout(f, s, how);
+    else if (fam == "bmm_nt" || fam == "bmm_nn") detail::bmm(f, s, fam == "bmm_nt", how);
+    else if (fam == "conv") detail::conv(f);
+    else if (fam == "int") detail::widening(f, s, how);
+    else throw std::invalid_argument(std::string("contraction_forms: no form " + name));
+    if (symbolic_estimates) set_symbolic_estimates(f);
+    return f;
+}
+
+}  // namespace contraction_forms
