@@ -38,6 +38,7 @@ namespace {
 
 struct Config {
     std::vector<std::string> families = {"dense", "bmm", "int"};
+    std::string tuned_forms = "dense/canonical,dense/inline_sum,dense/update_on_output";
     int t_step = 1, reps = 3, trials = 0;
     std::vector<int> check_ts = {1, 7, 64};
     double min_time = 0.05;
@@ -211,7 +212,8 @@ int main(int argc, char **argv) {
     app.add_option("--families", families, "dense,bmm,int");
     app.add_option("--t-step", cfg.t_step, "time every t_step-th T in 1..128 (1: every T)");
     app.add_option("--reps", cfg.reps, "interleaved repeats (median)");
-    app.add_option("--trials", cfg.trials, "also tune each dense/int form with this many measurements (0: defaults only)");
+    app.add_option("--trials", cfg.trials, "also tune the --tuned-forms with this many measurements (0: defaults only)");
+    app.add_option("--tuned-forms", cfg.tuned_forms, "comma-separated forms tuned when --trials > 0");
     app.add_option("--out-dir", cfg.out_dir, "where the CSV, Markdown and plots go");
     app.add_option("--check-ts", check_ts, "T at which every output is checked against the unscheduled algorithm");
     CLI11_PARSE(app, argc, argv);
@@ -231,7 +233,7 @@ int main(int argc, char **argv) {
         std::vector<std::string> wrong;
         for (const std::string &name : forms_of(family)) {
             for (int trials : {0, cfg.trials}) {
-                if (trials > 0 && family == "bmm") continue;  // (the bmm forms are timed with defaults only)
+                if (trials > 0 && ("," + cfg.tuned_forms + ",").find("," + name + ",") == std::string::npos) continue;
                 std::cerr << "  scheduling " << name << (trials ? " tuned (" + std::to_string(trials) + " trials)" : " (default)") << "\n";
                 diets.push_back(std::make_unique<DietForm>(name, sz, cfg, trials));
                 DietForm *d = diets.back().get();

@@ -40,6 +40,7 @@ private:
     ScheduleWriter &w_;
     bool gpu_;
     std::map<std::string, FuncRef> refs_;
+    bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     std::vector<std::string> notes_;
 
     FuncRef &ref(const std::string &name) {
@@ -169,12 +170,20 @@ private:
         // two stages become simple vectorized passes over its buffer.
         FuncRef &out = ref(p.host);
         FuncRef host = out, acc = ref(p.acc);
+        serial_tasks_ = false;
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
         if (p.update_on_output) {
             StageRef upd = w_.stage(out, 1, host_stages[1]);
             acc = w_.rfactor_all(upd, p.acc + "_acc");
             host = w_.wrapper(acc, out);
-            w_.compute_root(host);
+            // Batched on the CPU: the wrapper is computed per slice of the outermost batch
+            // dimension, inside the output's parallel update loop (its tiles serial there): a
+            // slice stays in cache and no output-sized buffer is allocated (and page-faulted) per
+            // call. Otherwise at root.
+            const std::vector<std::string> out_args = out.func.function().args();
+            serial_tasks_ = !gpu_ && out_args.size() > 2;
+            if (serial_tasks_) w_.compute_at(host, out, out_args.back(), false);
+            else w_.compute_root(host);
             acc_stages = stages_of(acc.func.function());
             host_stages = stages_of(host.func.function());
             const std::vector<StageNode> out_stages = stages_of(out.func.function());
@@ -321,7 +330,8 @@ private:
         std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o", "n_t"};
         order.insert(order.end(), nm.batch.begin(), nm.batch.end());
         w_.reorder(hs, order);
-        w_.parallel(hs, fuse_outer(hs, "n_t", nm.batch, task));
+        const std::string fused = fuse_outer(hs, "n_t", nm.batch, task);
+        if (!serial_tasks_) w_.parallel(hs, fused);
         if (t.vectors > 0) {
             w_.split(hs, "n_v", "n_vo", "n_vi", k.vector_width, TailStrategy::RoundUp);
             w_.vectorize(hs, "n_vi");
