@@ -242,6 +242,18 @@ void ScheduleWriter::gpu_loops(StageRef &s, const std::vector<std::string> &vars
     emit(s.ident + (blocks ? ".gpu_blocks(" : ".gpu_threads(") + join(ids) + ");");
 }
 
+void ScheduleWriter::gpu_lanes(StageRef &s, const std::string &v) {
+    s.stage.gpu_lanes(handle(s, v));
+    emit(s.ident + ".gpu_lanes(" + var(s, v) + ");");
+}
+
+void ScheduleWriter::align_storage(const FuncRef &f, const std::string &v, int alignment) {
+    StageRef tmp{Stage(f.func), f.ident, {}};
+    const std::string id = var(tmp, v);
+    Func(f.func).align_storage(Var(v), alignment);
+    emit(f.ident + ".align_storage(" + id + ", " + std::to_string(alignment) + ");");
+}
+
 void ScheduleWriter::gpu_single_thread(StageRef &s) {
     s.stage.gpu_single_thread();
     emit(s.ident + ".gpu_single_thread();");

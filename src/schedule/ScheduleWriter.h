@@ -61,6 +61,12 @@ public:
     void gpu_blocks(StageRef &s, const std::vector<std::string> &vars);
     void gpu_threads(StageRef &s, const std::vector<std::string> &vars);
     void gpu_single_thread(StageRef &s);
+    // One loop over the lanes of a warp (CUDA): a register allocation outside it is striped
+    // across the lanes, so per-lane accumulators of a block-level Func stay in registers.
+    void gpu_lanes(StageRef &s, const std::string &v);
+    // Pads the storage extent of a Func's dimension up to a multiple of `alignment` elements
+    // (shared-memory rows of odd length avoid bank conflicts).
+    void align_storage(const FuncRef &f, const std::string &var, int alignment);
     void unscheduled(StageRef &s);  // says a stage's default loops are intended
     void comment(const std::string &text);  // a `// text` line in the source (one per line of text)
 

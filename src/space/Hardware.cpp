@@ -36,15 +36,21 @@ GpuLimits GpuLimits::for_target(const Target &t) {
     int cap = t.get_cuda_capability_lower_bound();
     if (cap >= 90) {
         g.sm_count = 132;  // H100/H200
+        g.shared_bytes_per_sm = 228 << 10;
     } else if (cap >= 86) {
         g.sm_count = 84;   // RTX 3090 class
+        g.shared_bytes_per_sm = 100 << 10;
+        g.max_blocks_per_sm = 16;
     } else if (cap >= 80) {
         g.sm_count = 108;  // A100
     } else if (cap >= 70) {
         g.sm_count = 80;   // V100
+        g.shared_bytes_per_sm = 96 << 10;
     } else {
         g.sm_count = 28;
         g.registers_per_block = 65536;
+        g.shared_bytes_per_sm = 64 << 10;
+        g.max_blocks_per_sm = 16;
     }
     return g;
 }
@@ -71,7 +77,8 @@ std::string describe(const CpuLimits &c) {
 std::string describe(const GpuLimits &g) {
     std::ostringstream o;
     o << "cuda(sms=" << g.sm_count << ", max_threads_per_block=" << g.max_threads_per_block
-      << ", shared_per_block=" << (g.shared_bytes_per_block >> 10) << "KiB, regs_per_block=" << g.registers_per_block
+      << ", shared_per_block=" << (g.shared_bytes_per_block >> 10) << "KiB, shared_per_sm="
+      << (g.shared_bytes_per_sm >> 10) << "KiB, regs_per_block=" << g.registers_per_block
       << ")";
     return o.str();
 }

@@ -28,6 +28,8 @@ struct GpuLimits {
     int64_t shared_bytes_per_block = 48 << 10;
     int registers_per_block = 65536;
     int registers_per_thread = 255;
+    int64_t shared_bytes_per_sm = 164 << 10;  // sm_80: 164 KiB usable; sm_90: 228 KiB
+    int max_blocks_per_sm = 32;
     static GpuLimits for_target(const Halide::Target &t);
 };
 

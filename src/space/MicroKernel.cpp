@@ -1,5 +1,6 @@
 #include "space/MicroKernel.h"
 #include "common/Errors.h"
+#include "space/GpuSpace.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,10 @@ std::string MicroKernel::to_string() const {
     std::ostringstream o;
     if (gpu) {
         o << "cuda{threads=" << cuda.threads_x << "x" << cuda.threads_y << ", regs=" << cuda.reg_x << "x" << cuda.reg_y
-          << ", k_unroll=" << cuda.k_unroll << "}";
+          << ", k_unroll=" << cuda.k_unroll;
+        // Unstaged kernels keep their old spelling: tuning logs key records by this string.
+        if (cuda.staged()) o << ", k_tile=" << cuda.k_tile;
+        o << "}";
     } else {
         o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows
           << ", panel=" << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided << "}";
@@ -28,6 +32,7 @@ nlohmann::json kernel_to_json(const MicroKernel &k) {
         j["threads"] = {k.cuda.threads_x, k.cuda.threads_y};
         j["regs"] = {k.cuda.reg_x, k.cuda.reg_y};
         j["k_unroll"] = k.cuda.k_unroll;
+        if (k.cuda.staged()) j["k_tile"] = k.cuda.k_tile;
     } else {
         j["vector_width"] = k.cpu.vector_width;
         j["vectors"] = k.cpu.vectors;
@@ -49,6 +54,7 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
             k.cuda.reg_x = j.at("regs").at(0).get<int>();
             k.cuda.reg_y = j.at("regs").at(1).get<int>();
             k.cuda.k_unroll = j.at("k_unroll").get<int>();
+            k.cuda.k_tile = j.value("k_tile", 0);  // absent in logs written before staging existed
         } else {
             k.cpu.vector_width = j.at("vector_width").get<int>();
             k.cpu.vectors = j.at("vectors").get<int>();
@@ -65,6 +71,8 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
                   k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll}) {
         user_assert(v >= lo && v <= hi) << "Diet: malformed micro-kernel " << j.dump() << ": a field out of range\n";
     }
+    user_assert(k.cuda.k_tile >= 0 && k.cuda.k_tile <= hi)
+        << "Diet: malformed micro-kernel " << j.dump() << ": k_tile out of range\n";
     return k;
 }
 
@@ -150,6 +158,7 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k) {
         });
     } else {
         const GpuKernel &g = k.cuda;
+        if (g.staged()) return staged_gpu_variants(g);
         v.push_back({g.block_cols(), g.block_rows(), g.threads_x, g.threads_y, g.reg_x, g.reg_y, 1});
         if (g.reg_x * g.reg_y > 1) v.push_back({g.threads_x, g.threads_y, g.threads_x, g.threads_y, 1, 1, 1});
         if (g.threads_x * g.threads_y > 1) v.push_back({1, 1, 1, 1, 1, 1, 1});
@@ -188,6 +197,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
 }
 
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim) {
+    if (gpu_staging_possible(p, lim)) return enumerate_staged_gpu_kernels(p, lim);
     std::vector<MicroKernel> out;
     for (int tx : {8, 16, 32}) {
         for (int ty : {1, 2, 4, 8, 16, 32}) {

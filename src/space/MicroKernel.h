@@ -28,11 +28,17 @@ struct CpuKernel {
 };
 
 // GPU: a block of threads_x * threads_y threads; each thread owns a reg_x * reg_y tile of
-// accumulators in registers.
+// accumulators in registers. With k_tile > 0 the kernel is *staged*: the block is one warp
+// (threads_x = warp lanes, threads_y = 1), the reduction advances k_tile steps at a time, and
+// each step's operand tiles are copied into shared memory by all lanes (coalesced: lanes walk
+// each operand's innermost dimension), then read from there into registers. k_tile = 0 is the
+// unstaged kernel (operands read from global memory inside the reduction loop).
 struct GpuKernel {
     int threads_x = 1, threads_y = 1;
     int reg_x = 1, reg_y = 1;
     int k_unroll = 1;
+    int k_tile = 0;
+    bool staged() const { return k_tile > 0; }
     int block_cols() const { return threads_x * reg_x; }
     int block_rows() const { return threads_y * reg_y; }
 };
@@ -82,6 +88,7 @@ struct TileVariant {
     int threads_x = 1, threads_y = 1;  // GPU only
     int reg_x = 1, reg_y = 1;          // GPU only: per-thread accumulators
     int vectors = 1;                   // CPU only: SIMD vectors per tile row (0: scalar)
+    bool lanes = false;                // GPU staged only: threads_x is a loop over warp lanes
 };
 std::vector<TileVariant> tile_variants(const MicroKernel &k);
 // The first variant that fits an output of extents cols x rows.

@@ -1,0 +1,92 @@
+#include "space/GpuSpace.h"
+
+#include <algorithm>
+
+namespace diet {
+
+namespace {
+
+constexpr int kAddressRegisters = 32;
+
+std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
+    std::vector<int> out;
+    for (int kt : {warp, 2 * warp}) {
+        if (*p.reduction_extent % kt == 0) out.push_back(kt);
+    }
+    return out;
+}
+
+}  // namespace
+
+bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
+    return p.reduction.size() == 1 && p.reduction_extent && *p.reduction_extent % lim.warp_size == 0 &&
+           p.operands.size() >= 2;
+}
+
+int staged_registers(const GpuKernel &k, int warp) {
+    const int copy_in_flight = k.k_tile * (k.block_cols() + k.block_rows()) / warp;
+    return k.reg_x * k.reg_y + copy_in_flight + k.reg_x + k.reg_y + kAddressRegisters;
+}
+
+int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes) {
+    return (int64_t)(k.k_tile + 1) * (k.block_cols() + k.block_rows()) * elem_bytes;
+}
+
+int staged_blocks_per_sm(const GpuKernel &k, const GpuLimits &lim, int elem_bytes) {
+    const int threads = k.threads_x * k.threads_y;
+    int64_t by_regs = lim.registers_per_block / std::max(1, staged_registers(k, lim.warp_size) * threads);
+    int64_t by_smem = lim.shared_bytes_per_sm / std::max<int64_t>(1, staged_shared_bytes(k, elem_bytes));
+    return (int)std::max<int64_t>(0, std::min<int64_t>({by_regs, by_smem, (int64_t)lim.max_blocks_per_sm}));
+}
+
+std::vector<MicroKernel> enumerate_staged_gpu_kernels(const MatmulPattern &p, const GpuLimits &lim) {
+    std::vector<MicroKernel> out;
+    const int warp = lim.warp_size, elem = p.type.bytes();
+    for (int rx : {1, 2, 4, 8}) {
+        for (int ry : {1, 2, 4, 8, 16, 32}) {
+            for (int kt : staged_k_tiles(p, warp)) {
+                for (int ku : {1, 4}) {
+                    MicroKernel k;
+                    k.gpu = true;
+                    k.cuda = {warp, 1, rx, ry, ku, kt};
+                    // Limits: registers per lane (no spills), shared memory per block, and at
+                    // least two resident blocks per SM so one block's copy overlaps another's math.
+                    if (staged_registers(k.cuda, warp) > std::min(lim.registers_per_thread, 255)) continue;
+                    if (staged_shared_bytes(k.cuda, elem) > lim.shared_bytes_per_block) continue;
+                    if (staged_blocks_per_sm(k.cuda, lim, elem) < 2) continue;
+                    out.push_back(k);
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<TileVariant> staged_gpu_variants(const GpuKernel &g) {
+    std::vector<TileVariant> v;
+    auto add = [&](int rx, int ry, int lanes) {
+        TileVariant t;
+        t.cols = lanes * rx;
+        t.rows = ry;
+        t.threads_x = lanes;
+        t.threads_y = 1;
+        t.reg_x = rx;
+        t.reg_y = ry;
+        t.lanes = true;
+        for (const TileVariant &o : v) {
+            if (o.cols == t.cols && o.rows == t.rows) return;
+        }
+        v.push_back(t);
+    };
+    add(g.reg_x, g.reg_y, g.threads_x);
+    add(1, g.reg_y, g.threads_x);
+    add(g.reg_x, 1, g.threads_x);
+    add(1, 1, g.threads_x);
+    add(1, 1, 1);  // narrower than a warp: one output per block, still staged
+    std::stable_sort(v.begin(), v.end(), [](const TileVariant &a, const TileVariant &b) {
+        return a.cols * a.rows > b.cols * b.rows;
+    });
+    return v;
+}
+
+}  // namespace diet

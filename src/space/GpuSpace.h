@@ -1,0 +1,38 @@
+// The staged CUDA micro-kernel space (GpuKernel with k_tile > 0): one warp per block, a
+// per-lane register tile, the reduction staged through shared memory k_tile steps at a time.
+//
+// Why one warp: Halide 14 keeps a Func computed at the block level in registers only when its
+// storage is striped across the lanes of a gpu_lanes loop (LowerWarpShuffles); with a second
+// thread dimension every thread would hold the whole block's accumulators in local memory (the
+// allocation is duplicated per thread and indexed by the thread id). Per-lane accumulators that
+// survive the serial loop over reduction tiles are what shared-memory staging needs, so a staged
+// block is one warp wide and one thread tall, and its rows live in each lane's registers.
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
+
+#include <vector>
+
+namespace diet {
+
+// Staging needs a single reduction variable of constant extent that k_tile divides (no guard in
+// the reduction loop) and k_tile a multiple of the warp (every operand copy is whole warps).
+bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim);
+
+// Registers per lane the kernel is planned for: accumulators, the copy's loads in flight, one
+// operand row and column, and a fixed allowance for addresses and loop counters.
+int staged_registers(const GpuKernel &k, int warp);
+// Shared memory of one block: both operand tiles, rows padded by one element.
+int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes);
+// Blocks one SM can hold at once under the register, shared-memory and block limits.
+int staged_blocks_per_sm(const GpuKernel &k, const GpuLimits &lim, int elem_bytes);
+
+std::vector<MicroKernel> enumerate_staged_gpu_kernels(const MatmulPattern &p, const GpuLimits &lim);
+
+// Tile variants of a staged kernel, largest first: the full block, one warp-wide column of the
+// register tile, one row, and a single output (for outputs narrower than a warp).
+std::vector<TileVariant> staged_gpu_variants(const GpuKernel &k);
+
+}  // namespace diet
