@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds, on a machine with Halide 14 and no GPU, everything a GPU machine without Halide needs to
+# time Diet's CUDA kernels against cuBLAS (issue 16): scripts/gpu_eval.sh runs it there.
+#
+#   scripts/gpu_bundle.sh [bundle-dir]        (default: build-gpu/bundle, ignored by git via /build*/)
+#
+# Environment: DIET_BUILD (default: build) holds build/generators/{dense,batch_matmul}.generator and
+# libautoschedule_diet.so (built with `cmake --build build --target <t>` when missing);
+# DIET_GPU_TARGET overrides the Halide target; DIET_GPU_MACHINE_PARAMS the machine_params.
+#
+# Layout of the bundle:
+#   lib/diet_dense.{a,h}              dense y[16T,2304] = x[16T,768] w^T, with Halide's runtime
+#   lib/diet_batch_matmul_{nt,nn}.{a,h}   attention's batched products, -no_runtime
+#   include/HalideRuntime.h, HalideRuntimeCuda.h, HalideBuffer.h
+#   src/  diet_gpu_runner.cpp, cublas_bench.cu, gpu_common.h, gpu_report.py (copies of apps/gpu)
+#   gpu_eval.sh                       a copy of scripts/gpu_eval.sh
+#   BUNDLE.txt                        provenance: commit, target, the generator commands, checksums
+#
+# Target: the host part is a conservative x86-64 AVX2 (the GPU machine's CPU is unknown, and the host
+# code only checks arguments and launches kernels); the CUDA part is cuda_capability_80 because
+# Halide 14 knows no capability newer than 8.6: on a Hopper GPU (sm_90) the driver JIT-compiles the
+# sm_80 PTX. machine_params=132,52428800,40: 132 SMs and 50 MiB of L2, an H100 SXM.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+bundle=${1:-build-gpu/bundle}
+build=${DIET_BUILD:-build}
+target=${DIET_GPU_TARGET:-x86-64-linux-avx-avx2-f16c-fma-sse41-cuda-cuda_capability_80}
+machine_params=${DIET_GPU_MACHINE_PARAMS:-132,52428800,40}
+halide_include=${HALIDE_INCLUDE:-/usr/include/halide14}
+plugin=$build/libautoschedule_diet.so
+
+need=()
+[ -x "$build/generators/dense.generator" ] || need+=(dense.generator)
+[ -x "$build/generators/batch_matmul.generator" ] || need+=(batch_matmul.generator)
+[ -f "$plugin" ] || need+=(autoschedule_diet)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "gpu_bundle: building ${need[*]} in $build"
+    cmake --build "$build" -j2 --target "${need[@]}"
+fi
+for h in HalideRuntime.h HalideRuntimeCuda.h HalideBuffer.h; do
+    [ -f "$halide_include/$h" ] || { echo "gpu_bundle: no $halide_include/$h (set HALIDE_INCLUDE)" >&2; exit 1; }
+done
+
+# A fresh directory: stale libraries from an older plugin must not survive into a new bundle.
+rm -rf "$bundle"
+mkdir -p "$bundle/lib" "$bundle/include" "$bundle/src"
+
+# generator file, generator name, library name, whether it carries Halide's runtime
+gen() {
+    local file=$1 name=$2 lib=$3 runtime=$4
+    local t=$target
+    [ "$runtime" = yes ] || t="$target-no_runtime"
+    local cmd=("$build/generators/$file.generator" -g "$name" -f "$lib" -o "$bundle/lib" -e static_library,h
+               -p "$plugin" -s Diet "target=$t" auto_schedule=true "machine_params=$machine_params")
+    echo "gpu_bundle: ${cmd[*]}"
+    echo "${cmd[*]}" >> "$bundle/BUNDLE.txt.commands"
+    # Diet prints its pick per stage: keep it in the provenance file too.
+    "${cmd[@]}" 2>&1 | tee -a "$bundle/BUNDLE.txt.diet"
+}
+gen dense dense diet_dense yes
+gen batch_matmul batch_matmul_nt diet_batch_matmul_nt no
+gen batch_matmul batch_matmul_nn diet_batch_matmul_nn no
+
+cp "$halide_include/HalideRuntime.h" "$halide_include/HalideRuntimeCuda.h" "$halide_include/HalideBuffer.h" \
+   "$bundle/include/"
+cp apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
+cp scripts/gpu_eval.sh "$bundle/gpu_eval.sh"
+
+{
+    echo "Diet GPU bundle (scripts/gpu_bundle.sh), built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (working tree has changes)')"
+    echo "target: $target"
+    echo "machine_params: $machine_params"
+    echo "plugin: $plugin ($(sha256sum "$plugin" | cut -c1-16))"
+    echo
+    echo "generator commands:"
+    cat "$bundle/BUNDLE.txt.commands"
+    echo
+    echo "Diet's choices:"
+    grep '^\[diet\]' "$bundle/BUNDLE.txt.diet" || true
+    echo
+    echo "sha256:"
+    (cd "$bundle" && sha256sum lib/* include/* src/* gpu_eval.sh)
+} > "$bundle/BUNDLE.txt"
+rm -f "$bundle/BUNDLE.txt.commands" "$bundle/BUNDLE.txt.diet"
+
+for f in diet_dense diet_batch_matmul_nt diet_batch_matmul_nn; do
+    [ -s "$bundle/lib/$f.a" ] && [ -s "$bundle/lib/$f.h" ] || { echo "gpu_bundle: $f was not built" >&2; exit 1; }
+done
+# The runtime must be in exactly one library, or the link would see it twice (or not at all).
+nm "$bundle/lib/diet_dense.a" 2>/dev/null | grep -q ' W halide_cuda_device_interface$' ||
+    { echo "gpu_bundle: diet_dense.a lacks Halide's CUDA runtime" >&2; exit 1; }
+
+bytes=$(du -sb "$bundle" | cut -f1)
+echo "gpu_bundle: $bundle is $bytes bytes ($(du -sh "$bundle" | cut -f1)); the device tool carries at most 64 MiB"
+[ "$bytes" -le $((64 * 1024 * 1024)) ] || { echo "gpu_bundle: the bundle is over 64 MiB" >&2; exit 1; }
