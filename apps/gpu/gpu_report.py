@@ -47,7 +47,9 @@ def summarize(times):
             "workload": workload, "mode": mode, "n": len(ratios), "ratios": ratios,
             "geomean": geomean(list(ratios.values())), "min": ratios[tmin], "t_min": tmin,
             "max": ratios[tmax], "t_max": tmax, "geomean_small": geomean(small),
-            "diet_us_128": per_t.get(max(per_t), {}).get("diet"), "cublas_us_128": per_t.get(max(per_t), {}).get("cublas"),
+            # a runner stopped by its time limit may lack one side at its last T: NaN, not a crash
+            "diet_us_128": per_t[max(per_t)].get("diet", float("nan")),
+            "cublas_us_128": per_t[max(per_t)].get("cublas", float("nan")),
         })
     return rows
 
