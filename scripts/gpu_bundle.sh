@@ -90,7 +90,8 @@ for f in diet_dense diet_batch_matmul_nt diet_batch_matmul_nn; do
     [ -s "$bundle/lib/$f.a" ] && [ -s "$bundle/lib/$f.h" ] || { echo "gpu_bundle: $f was not built" >&2; exit 1; }
 done
 # The runtime must be in exactly one library, or the link would see it twice (or not at all).
-nm "$bundle/lib/diet_dense.a" 2>/dev/null | grep -q ' W halide_cuda_device_interface$' ||
+# (grep reads all of nm's output: with -q, nm could die of SIGPIPE and fail the pipeline under pipefail)
+nm "$bundle/lib/diet_dense.a" 2>/dev/null | grep ' W halide_cuda_device_interface$' > /dev/null ||
     { echo "gpu_bundle: diet_dense.a lacks Halide's CUDA runtime" >&2; exit 1; }
 
 bytes=$(du -sb "$bundle" | cut -f1)
