@@ -5,6 +5,7 @@
 #include "HalideBuffer.h"
 #include "third_party_diet.h"
 #include "third_party_frozen.h"
+#include "third_party_scores.h"
 
 #include <cmath>
 #include <random>
@@ -37,5 +38,28 @@ TEST_CASE("a user's generator is correct at every shape of its range and the fro
         }
         CHECK(worst < 1e-4);
         CHECK(worst_frozen == 0);
+    }
+}
+
+TEST_CASE("a user's attention scores written as an update on the output: correct at every S", "[third_party]") {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (int S = 1; S <= 70; S++) {  // the range is [1, 64]; 65..70 lie outside it
+        INFO("S=" << S);
+        Buffer<float> q(32, S, 4), k(32, S, 4), out(S, S, 4);
+        q.for_each_value([&](float &v) { v = u(rng); });
+        k.for_each_value([&](float &v) { v = u(rng); });
+        REQUIRE(third_party_scores(q, k, S, out) == 0);
+        double worst = 0;
+        for (int h = 0; h < 4; h++) {
+            for (int i = 0; i < S; i++) {
+                for (int j = 0; j < S; j++) {
+                    double s = 0;
+                    for (int d = 0; d < 32; d++) s += (double)q(d, i, h) * k(d, j, h) * 0.125;
+                    worst = std::max(worst, std::abs(s - out(j, i, h)));
+                }
+            }
+        }
+        CHECK(worst < 1e-4);
     }
 }

@@ -41,6 +41,28 @@ public:
     }
 };
 
+// Attention scores written the other common way: the update defined on the output itself, a
+// constant scale folded into the product, heads outermost; S tokens in [1, 64].
+class ThirdPartyScores : public Generator<ThirdPartyScores> {
+public:
+    Input<Buffer<float>> query{"query", 3};  // (d, i, h): [32, S, 4]
+    Input<Buffer<float>> key{"key", 3};      // (d, j, h): [32, S, 4]
+    Input<int> S{"S", 16, 1, 64};
+    Output<Buffer<float>> scores{"scores", 3};  // (j, i, h): [S, S, 4]
+
+    void generate() {
+        Var i("i"), j("j"), h("h");
+        RDom d(0, 32, "d");
+        scores(j, i, h) = 0.f;
+        scores(j, i, h) += query(d, i, h) * key(d, j, h) * 0.125f;
+        Expr tokens = auto_schedule ? Expr(S) : Expr(16);
+        query.set_estimates({{0, 32}, {0, tokens}, {0, 4}});
+        key.set_estimates({{0, 32}, {0, tokens}, {0, 4}});
+        scores.set_estimates({{0, tokens}, {0, tokens}, {0, 4}});
+    }
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ThirdParty, third_party)
+HALIDE_REGISTER_GENERATOR(ThirdPartyScores, third_party_scores)

@@ -1,5 +1,6 @@
 #include "schedule/ApplySchedule.h"
 #include "common/Errors.h"
+#include "schedule/GpuTiling.h"
 
 #include <algorithm>
 #include <map>
@@ -41,6 +42,7 @@ private:
     bool gpu_;
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
+    int64_t reduction_estimate_ = 64;  // the current contraction's reduction extent (64 when symbolic)
     std::vector<std::string> notes_;
 
     FuncRef &ref(const std::string &name) {
@@ -171,6 +173,8 @@ private:
         FuncRef &out = ref(p.host);
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
+        reduction_estimate_ = 1;
+        for (const LoopVar &l : p.reduction) reduction_estimate_ *= constant_value(l.extent).value_or(64);
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
         if (p.update_on_output) {
             StageRef upd = w_.stage(out, 1, host_stages[1]);
@@ -216,10 +220,16 @@ private:
         const std::string task = nm.batch.empty() ? "n_t" : "task";
         if (!gpu_) {
             w_.compute_at(acc, host, "n_p", false);
-            if (first.cpu.stage_strided) stage_operands(p, acc, host, task, first.cpu.vector_width);
+            if (first.cpu.stage_strided) stage_operands(p, acc, host, task + "_i", first.cpu.vector_width);
         } else {
-            w_.compute_at(acc, host, "n_t", false);
+            // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
+            w_.compute_at(acc, host, first.cuda.staged() ? "n_b" : "n_t", false);
             w_.store_in(acc, MemoryType::Register);
+            if (first.cuda.staged()) {
+                std::vector<StagedOperand> ops;
+                for (const ContractionOperand &o : p.operands) ops.push_back({ref(o.func), o.vector_arg});
+                stage_gpu_operands(w_, ops, acc, first.cuda, gpu_names(nm));
+            }
         }
 
         StageRef host_base = w_.stage(host, 0, host_stages[0]);
@@ -282,7 +292,10 @@ private:
                 is = w_.specialize(init_s, c);
                 us = w_.specialize(update_s, c);
             }
-            if (gpu_) {
+            if (gpu_ && k.cuda.staged()) {
+                tile_host_staged(w_, hs, t, gpu_names(nm));
+                tile_acc_staged(w_, is, us, t, k.cuda, gpu_names(nm));
+            } else if (gpu_) {
                 tile_host_gpu(hs, t, nm);
                 tile_acc_gpu(is, us, t, k.cuda.k_unroll, nm);
             } else {
@@ -322,6 +335,14 @@ private:
         w_.vectorize(st, dst_inner + "_i");
     }
 
+    // The task grain heuristic: enough register tiles per thread-pool task for ~8K multiply-adds
+    // (the reduction extent when constant, else 64), at most 16.
+    int task_grain(const TileVariant &t, const CpuKernel &k) const {
+        constexpr int64_t kMinTaskWork = 8192;
+        const int64_t work = (int64_t)t.cols * t.rows * k.panel_tiles * reduction_estimate_;
+        return (int)std::clamp<int64_t>((kMinTaskWork + work - 1) / std::max<int64_t>(work, 1), 1, 16);
+    }
+
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm,
                        const std::string &task) {
         w_.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
@@ -330,8 +351,12 @@ private:
         std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o", "n_t"};
         order.insert(order.end(), nm.batch.begin(), nm.batch.end());
         w_.reorder(hs, order);
+        // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
+        // would otherwise spend more time in the thread pool than computing. The guard this
+        // split adds is around whole tiles, never inside the compute loops.
         const std::string fused = fuse_outer(hs, "n_t", nm.batch, task);
-        if (!serial_tasks_) w_.parallel(hs, fused);
+        w_.split(hs, fused, fused + "_o", fused + "_i", serial_tasks_ ? 1 : task_grain(t, k), TailStrategy::GuardWithIf);
+        if (!serial_tasks_) w_.parallel(hs, fused + "_o");
         if (t.vectors > 0) {
             w_.split(hs, "n_v", "n_vo", "n_vi", k.vector_width, TailStrategy::RoundUp);
             w_.vectorize(hs, "n_vi");
@@ -368,6 +393,10 @@ private:
             if (t.rows > 1) w_.unroll(*s, nm.rm);
         }
         if (k.k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    }
+
+    static GpuLoopNames gpu_names(const MatmulNames &nm) {
+        return {nm.n, nm.m, nm.batch, nm.rn, nm.rm, nm.rbatch, nm.reduction};
     }
 
     void tile_host_gpu(StageRef &hs, const TileVariant &t, const MatmulNames &nm) {
