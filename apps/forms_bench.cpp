@@ -207,11 +207,12 @@ double geomean(const std::vector<double> &v) {
 int main(int argc, char **argv) {
     Config cfg;
     cfg.target = diet::runnable_host_target();
-    std::string families = "dense,bmm,int", check_ts = "1,7,64", item;
+    std::string families = "dense,bmm,int", check_ts = "1,7,64", only_ts, item;
     CLI::App app{"forms_bench: every way of writing a contraction, Diet against the canonical form and the vendors"};
     app.add_option("--families", families, "dense,bmm,int");
     app.add_option("--t-step", cfg.t_step, "time every t_step-th T in 1..128 (1: every T)");
     app.add_option("--reps", cfg.reps, "interleaved repeats (median)");
+    app.add_option("--ts", only_ts, "time only these T (comma-separated) instead of every t_step-th");
     app.add_option("--trials", cfg.trials, "also tune the --tuned-forms with this many measurements (0: defaults only)");
     app.add_option("--tuned-forms", cfg.tuned_forms, "comma-separated forms tuned when --trials > 0");
     app.add_option("--out-dir", cfg.out_dir, "where the CSV, Markdown and plots go");
@@ -263,8 +264,11 @@ int main(int argc, char **argv) {
             }
         }
         std::vector<int> ts;
-        for (int t = 1; t <= 128; t += cfg.t_step) ts.push_back(t);
-        if (ts.back() != 128) ts.push_back(128);
+        for (std::stringstream ss(only_ts); std::getline(ss, item, ',');) ts.push_back(std::stoi(item));
+        if (ts.empty()) {
+            for (int t = 1; t <= 128; t += cfg.t_step) ts.push_back(t);
+            if (ts.back() != 128) ts.push_back(128);
+        }
         std::vector<std::vector<double>> med(systems.size(), std::vector<double>(ts.size(), NAN));
         const auto t0 = bench::Clock::now();
         for (size_t i = 0; i < ts.size(); i++) {
@@ -300,7 +304,7 @@ int main(int argc, char **argv) {
         };
         std::ofstream md(stem + ".md");
         md << "# forms_bench: " << family << "\n\nMachine: " << machine << ". Medians of " << cfg.reps
-           << " interleaved repeats at " << ts.size() << " values of T in 1..128. Speed ratio = reference time / form time "
+           << " interleaved repeats at " << ts.size() << " values of T in " << ts.front() << ".." << ts.back() << ". Speed ratio = reference time / form time "
            << "(above 1: the form is faster). Outputs checked at T = " << check_ts << ": "
            << (wrong.empty() ? "all correct" : std::to_string(wrong.size()) + " WRONG") << ".\n\n";
         md << "| form | note | vs canonical: geomean | min (at T) | vs faster vendor: geomean | min (at T) |\n|---|---|---:|---:|---:|---:|\n";

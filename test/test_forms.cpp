@@ -45,11 +45,18 @@ public:
 // Guards and strided accumulator accesses in the innermost loops of the accumulator's update.
 class ComputeLoopCheck : public IRVisitor {
 public:
-    explicit ComputeLoopCheck(const std::string &acc) : acc_(acc), pattern_("^" + std::regex_replace(acc, std::regex(R"([$])"), R"(\$)") + R"((_intm)?(\$[0-9]+)?\.s1\.)") {}
+    // `intermediate`: the accumulation moved into an rfactor intermediate (an update on the
+    // output): its loops are the compute loops, the output's own `+=` pass is a plain pass.
+    // Halide names it <output>_intm, the output's "$6" suffix spelled "_6".
+    ComputeLoopCheck(const std::string &acc, bool intermediate)
+        : acc_(acc), pattern_("^" + std::regex_replace(acc, std::regex(R"([$])"), R"(\$)") +
+                              (intermediate ? R"(((\$|_)[0-9]+)?_intm(\$[0-9]+)?\.s1\.)" : R"((\$[0-9]+)?\.s1\.)")) {}
     int loops = 0;
     std::vector<std::string> problems;
+    std::string update_loops;  // every update loop seen, for the failure message
     using IRVisitor::visit;
     void visit(const For *op) override {
+        if (op->name.find(".s1.") != std::string::npos) update_loops += " " + op->name;
         HasLoop inner;
         op->body.accept(&inner);
         if (!inner.found && std::regex_search(op->name, pattern_)) {
@@ -158,8 +165,9 @@ void check_form(const std::string &label, const std::string &expected_host,
     Pipeline dp(diet_form.out), rp(ref_form.out);
     dp.add_custom_lowering_pass(new RecordStmt(&lowered));
     dp.compile_jit(target);
-    ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')));
+    ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
     lowered.accept(&check);
+    INFO("update loops:" << check.update_loops);
     CHECK(check.loops > 0);
     for (const std::string &problem : check.problems) FAIL_CHECK(problem);
 

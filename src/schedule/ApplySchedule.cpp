@@ -98,6 +98,19 @@ private:
         return applied;
     }
 
+    // A pass over a batched output (its init, or `out += wrapper` of an update on the output):
+    // the innermost loop vectorized (guarded tail), the outermost batch loop parallel in groups
+    // of 4 slices (a slice of a small shape is too little work for one thread-pool task).
+    void batched_output_pass(StageRef &st, const StageNode &s, int lanes) {
+        const std::string inner = s.loops.front().name, outer = s.loops.back().name;
+        w_.split(st, outer, outer + "_o", outer + "_i", 4, TailStrategy::GuardWithIf);
+        w_.parallel(st, outer + "_o");
+        if (lanes > 1) {
+            w_.split(st, inner, inner + "_vo", inner + "_vi", lanes, TailStrategy::GuardWithIf);
+            w_.vectorize(st, inner + "_vi");
+        }
+    }
+
     // 16x16 (or 256 x 1) thread blocks over the pure loops; reductions run inside each thread.
     bool default_gpu_stage(StageRef &st, const StageNode &s) {
         std::vector<std::string> pure = s.pure_vars(), rv = s.rvars();
@@ -186,7 +199,7 @@ private:
             // call. Otherwise at root.
             const std::vector<std::string> out_args = out.func.function().args();
             serial_tasks_ = !gpu_ && out_args.size() > 2;
-            if (serial_tasks_) w_.compute_at(host, out, out_args.back(), false);
+            if (serial_tasks_) w_.compute_at(host, out, out_args.back() + "_i", false);
             else w_.compute_root(host);
             acc_stages = stages_of(acc.func.function());
             host_stages = stages_of(host.func.function());
@@ -194,6 +207,7 @@ private:
             for (const StageNode &sn : out_stages) {
                 StageRef st = w_.stage(out, sn.index, sn);
                 if (gpu_) default_gpu_stage(st, sn);
+                else if (serial_tasks_) batched_output_pass(st, sn, lanes_of(dag_.node(p.host)));
                 else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
             }
         }
@@ -358,7 +372,7 @@ private:
         w_.split(hs, fused, fused + "_o", fused + "_i", serial_tasks_ ? 1 : task_grain(t, k), TailStrategy::GuardWithIf);
         if (!serial_tasks_) w_.parallel(hs, fused + "_o");
         if (t.vectors > 0) {
-            w_.split(hs, "n_v", "n_vo", "n_vi", k.vector_width, TailStrategy::RoundUp);
+            w_.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);
             w_.vectorize(hs, "n_vi");
         }
     }
@@ -368,7 +382,7 @@ private:
         for (StageRef *s : {&is, &us}) {
             std::vector<std::string> &order = s == &is ? init_order : update_order;
             if (t.vectors > 0) {
-                w_.split(*s, nm.rn, nm.rn + "_vo", nm.rn + "_vi", k.vector_width, TailStrategy::RoundUp);
+                w_.split(*s, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
                 order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
             } else {
                 order = {nm.rn, nm.rm};

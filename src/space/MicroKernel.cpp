@@ -144,12 +144,18 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k) {
     std::vector<TileVariant> v;
     if (!k.gpu) {
         const CpuKernel &c = k.cpu;
-        for (int cols : distinct_desc({c.tile_cols(), c.vector_width, 1})) {
+        // Below one full vector: half and quarter vectors (down to 4 lanes), so that outputs
+        // narrower than a vector (attention at small T) still run SIMD instead of scalar tiles.
+        std::vector<int> widths = {c.tile_cols(), c.vector_width};
+        for (int w = c.vector_width / 2; w >= 4; w /= 2) widths.push_back(w);
+        widths.push_back(1);
+        for (int cols : distinct_desc(widths)) {
             for (int rows : distinct_desc({c.rows, 1})) {
                 TileVariant t;
                 t.cols = cols;
                 t.rows = rows;
-                t.vectors = cols >= c.vector_width ? cols / c.vector_width : 0;
+                t.vectors = cols >= c.vector_width ? cols / c.vector_width : cols > 1 ? 1 : 0;
+                t.vector_lanes = cols >= c.vector_width ? c.vector_width : cols > 1 ? cols : 0;
                 v.push_back(t);
             }
         }
@@ -253,7 +259,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             const CpuKernel &c = k.cpu;
             // Vector FMAs per loaded operand, scaled down for scalar tiles.
             double vecs = std::max(1, t.vectors);
-            intensity = vecs * t.rows / (vecs + t.rows) / (t.vectors ? 1.0 : c.vector_width);
+            intensity = vecs * t.rows / (vecs + t.rows) / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
             // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.

@@ -88,6 +88,7 @@ struct TileVariant {
     int threads_x = 1, threads_y = 1;  // GPU only
     int reg_x = 1, reg_y = 1;          // GPU only: per-thread accumulators
     int vectors = 1;                   // CPU only: SIMD vectors per tile row (0: scalar)
+    int vector_lanes = 0;              // CPU only: lanes of those vectors (narrower than the kernel's for small outputs)
     bool lanes = false;                // GPU staged only: threads_x is a loop over warp lanes
 };
 std::vector<TileVariant> tile_variants(const MicroKernel &k);
