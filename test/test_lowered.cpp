@@ -331,3 +331,95 @@ TEST_CASE("staged CUDA matmul kernels: ptxas for sm_80 and sm_90, ld.shared and 
         }
     }
 }
+
+namespace {
+
+// Global-memory accesses of the named buffers inside GPU thread loops, and their stride along the
+// innermost thread dimension (the thread-x / lane loop): Stmt-level proof of coalescing. Let-bound
+// names are expanded before differencing, since the index usually reads them.
+class ThreadStride : public IRVisitor {
+public:
+    explicit ThreadStride(std::set<std::string> buffers) : buffers_(std::move(buffers)) {}
+    int checked = 0, uniform = 0;
+    std::vector<std::string> problems;
+    using IRVisitor::visit;
+
+    void visit(const For *op) override {
+        // (A thread loop of one thread, the last tile variant's, has no coalescing to check.)
+        const bool tx = (op->for_type == ForType::GPUThread || op->for_type == ForType::GPULane) &&
+                        ends_with(op->name, "__thread_id_x") && !is_const_one(op->extent);
+        if (tx) thread_x_.push_back(op->name);
+        IRVisitor::visit(op);
+        if (tx) thread_x_.pop_back();
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        lets_.emplace_back(op->name, op->value);
+        op->body.accept(this);
+        lets_.pop_back();
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        lets_.emplace_back(op->name, op->value);
+        op->body.accept(this);
+        lets_.pop_back();
+    }
+    void visit(const Load *op) override {
+        check(op->name, op->index, "load of ");
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        check(op->name, op->index, "store to ");
+        IRVisitor::visit(op);
+    }
+
+private:
+    std::set<std::string> buffers_;
+    std::vector<std::string> thread_x_;
+    std::vector<std::pair<std::string, Expr>> lets_;
+
+    void check(const std::string &name, Expr index, const std::string &what) {
+        if (!buffers_.count(name) || thread_x_.empty()) return;
+        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) index = substitute(it->first, it->second, index);
+        const std::string &tx = thread_x_.back();
+        const Expr step = simplify(substitute(tx, Variable::make(Int(32), tx) + 1, index) - index);
+        checked++;
+        // Stride 0 is one address for the whole warp (one transaction): the output store of the
+        // last tile variant, one output per block, where unit stride is impossible.
+        if (is_const_zero(step)) {
+            uniform++;
+            return;
+        }
+        if (!is_const_one(step)) problems.push_back(what + name + ": stride " + (std::ostringstream() << step).str() + " along " + tx + " (index " + (std::ostringstream() << simplify(index)).str() + ")");
+    }
+};
+
+}  // namespace
+
+TEST_CASE("staged CUDA kernels: every operand load and the output store have unit stride along thread x", "[lowered][cuda]") {
+    const std::vector<std::pair<std::string, std::set<std::string>>> gens = {{"dense", {"x", "w", "y"}},
+                                                                             {"batch_matmul_nt", {"a", "bt", "out"}}};
+    for (const auto &[gen, buffers] : gens) {
+        DYNAMIC_SECTION(gen) {
+            Built m = build(gen, cuda_target());
+            ThreadStride strides(buffers);
+            visit_all(m, &strides);
+            INFO(gen << ": " << strides.checked << " global accesses inside thread loops checked, " << strides.uniform
+                      << " of them warp-uniform");
+            std::printf("%s: %d global accesses in thread loops, %d warp-uniform, the rest unit stride\n", gen.c_str(),
+                        strides.checked, strides.uniform);
+            CHECK(strides.checked > 0);
+            for (const std::string &p : strides.problems) FAIL_CHECK(p);
+        }
+    }
+}
+
+TEST_CASE("the stride check sees the strided operand reads of an unstaged kernel", "[lowered][cuda]") {
+    // batch_matmul_nn's reduction is symbolic (over T), so it keeps the unstaged kernels: each
+    // thread reads `a` along the reduction, its own row, a whole row apart from its neighbour's.
+    Built m = build("batch_matmul_nn", cuda_target());
+    ThreadStride strides({"a", "bn", "out"});
+    visit_all(m, &strides);
+    CHECK(strides.checked > 0);
+    CHECK(!strides.problems.empty());
+}
