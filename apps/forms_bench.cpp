@@ -85,11 +85,12 @@ Buffer<> input_for(const Type &t, const std::vector<int> &sizes, uint32_t seed) 
 // A form scheduled by Diet (trials 0: the heuristic; else tuned with a fresh log) and JIT-compiled.
 struct DietForm {
     Form form;
+    contraction_forms::Sizes sizes;
     std::vector<Buffer<>> full_inputs;
     Buffer<> out;
     double tuning_seconds = 0;
 
-    DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials) {
+    DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials) : sizes(s) {
         form = contraction_forms::make_form(name, s, true);
         std::map<std::string, std::string> kv = {{"trials", std::to_string(trials)}};
         if (trials > 0) {
@@ -158,7 +159,7 @@ System vendor_system(const std::string &family, const std::string &name, bench::
 
 // "" when the Diet output equals the unscheduled algorithm's at T.
 std::string check(DietForm &d, int t) {
-    Form ref = contraction_forms::make_form(d.form.name, sizes_of(d.form.name.rfind("bmm", 0) == 0 ? "bmm" : "dense"), false);
+    Form ref = contraction_forms::make_form(d.form.name, d.sizes, false);
     d.bind(t);
     for (size_t i = 0; i < ref.inputs.size(); i++) ref.inputs[i].set(d.form.inputs[i].get());
     ref.T.set(t);

@@ -99,20 +99,7 @@ std::vector<TuningRecord> import_batch_results(const std::string &dir, const std
             missing++;
             continue;
         }
-        const Outcome &o = it->second->outcome;
-        TuningRecord r;
-        r.pipeline = m.pipeline;
-        r.target = m.target;
-        r.shape = m.shapes[e.shape_index].shape;
-        r.micro_kernel = e.micro_kernel;
-        r.features_digest = e.features_digest;
-        r.median_seconds = o.median_seconds;
-        r.repeats = o.repeats;
-        r.max_rel_error = o.max_rel_error;
-        r.mode = o.mode;
-        r.error = o.error;
-        r.tool_version = m.tool_version;
-        r.unix_time = (int64_t)std::time(nullptr);
+        const TuningRecord r = record_of(m, e, it->second->outcome);
         if (!log_path.empty()) append_record(log_path, r);
         records.push_back(r);
     }

@@ -289,23 +289,6 @@ bool read_shard_result(const std::string &path, const std::string &token, int sh
     }
 }
 
-TuningRecord record_of(const BatchManifest &m, const BatchEntry &e, const Outcome &o) {
-    TuningRecord r;
-    r.pipeline = m.pipeline;
-    r.target = m.target;
-    r.shape = m.shapes.at(e.shape_index).shape;
-    r.micro_kernel = e.micro_kernel;
-    r.features_digest = e.features_digest;
-    r.median_seconds = o.median_seconds;
-    r.repeats = o.repeats;
-    r.max_rel_error = o.max_rel_error;
-    r.mode = o.mode;
-    r.error = o.error;
-    r.tool_version = m.tool_version;
-    r.unix_time = (int64_t)std::time(nullptr);
-    return r;
-}
-
 std::vector<TuningRecord> run_batch_on_farm(const std::string &batch_dir, const FarmConfig &c,
                                             const std::string &runner, const std::string &log_path) {
     const std::string dir = absolute(batch_dir);  // the job script runs elsewhere

@@ -38,8 +38,6 @@ std::vector<TuningRecord> run_batch_on_farm(const std::string &dir, const FarmCo
 bool read_shard_result(const std::string &path, const std::string &token, int shard,
                        const std::set<std::string> &ids, std::vector<BatchResult> *results, std::string *why);
 
-// The tuning record of one manifest entry with its outcome (what import_batch_results makes).
-TuningRecord record_of(const BatchManifest &m, const BatchEntry &e, const Outcome &o);
 
 // "[diet] farm: job 12: 1 pending, 1 running, 0 done of 2 tasks; 5/32 measured; ETA 0:14"
 // (no ETA before the first measurement).

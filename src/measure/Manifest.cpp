@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 
 namespace diet {
@@ -169,6 +170,23 @@ bool write_json_file(const std::string &path, const nlohmann::json &j, std::stri
         return false;
     }
     return true;
+}
+
+TuningRecord record_of(const BatchManifest &m, const BatchEntry &e, const Outcome &o) {
+    TuningRecord r;
+    r.pipeline = m.pipeline;
+    r.target = m.target;
+    r.shape = m.shapes.at(e.shape_index).shape;
+    r.micro_kernel = e.micro_kernel;
+    r.features_digest = e.features_digest;
+    r.median_seconds = o.median_seconds;
+    r.repeats = o.repeats;
+    r.max_rel_error = o.max_rel_error;
+    r.mode = o.mode;
+    r.error = o.error;
+    r.tool_version = m.tool_version;
+    r.unix_time = (int64_t)std::time(nullptr);
+    return r;
 }
 
 }  // namespace diet

@@ -64,4 +64,8 @@ bool read_json_file(const std::string &path, nlohmann::json *j, std::string *why
 // Writes `path` through a temporary file and rename(2): readers see the old or the new file whole.
 bool write_json_file(const std::string &path, const nlohmann::json &j, std::string *why);
 
+struct TuningRecord;
+// The tuning record of one manifest entry with its outcome (local import and farm import alike).
+TuningRecord record_of(const BatchManifest &m, const BatchEntry &e, const Outcome &o);
+
 }  // namespace diet

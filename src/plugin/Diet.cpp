@@ -94,9 +94,10 @@ std::string featurize_choices(const std::vector<Function> &outputs, const std::v
 // SIGILL there: with trials, a user error naming the feature and the target to use; without (the
 // library may be meant for another machine), one warning.
 void check_target_runs_here(const Target &target, const Options &opts) {
-    const std::vector<MissingFeature> missing = features_missing_on(target, read_host_cpu_features());
+    const CpuFeatureSet cpu = read_host_cpu_features();
+    const std::vector<MissingFeature> missing = features_missing_on(target, cpu);
     if (missing.empty()) return;
-    const std::string runnable = runnable_on(target, read_host_cpu_features()).to_string();
+    const std::string runnable = runnable_on(target, cpu).to_string();
     user_assert(opts.trials == 0)
         << "Diet: the target " << target.to_string() << " has features this CPU lacks: " << describe(missing)
         << ". Diet measures candidates on this CPU (HL_DIET_TRIALS=" << opts.trials

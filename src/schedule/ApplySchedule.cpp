@@ -137,18 +137,10 @@ private:
 
     // ---- the matmul micro-kernel -------------------------------------------------------------
 
-    struct MatmulNames {
-        std::string n, m;                 // host's innermost two dimensions
-        std::vector<std::string> batch;   // host's outer dimensions
-        std::string rn, rm;               // the acc arguments they read
-        std::vector<std::string> rbatch;
-        std::vector<std::string> reduction;  // innermost first
-    };
-
     // host: the Func the kernel tiles; acc: the one computed per tile (for an update on the output,
     // the wrapper and the rfactor intermediate, whose arguments are the output's).
-    MatmulNames names_of(const MatmulPattern &p, const Internal::Function &host, const Internal::Function &acc) {
-        MatmulNames nm;
+    ContractionLoopNames names_of(const MatmulPattern &p, const Internal::Function &host, const Internal::Function &acc) {
+        ContractionLoopNames nm;
         const auto &hargs = host.args();
         const auto &aargs = acc.args();
         nm.n = hargs[0];
@@ -211,7 +203,7 @@ private:
                 else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
             }
         }
-        const MatmulNames nm = names_of(p, host.func.function(), acc.func.function());
+        const ContractionLoopNames nm = names_of(p, host.func.function(), acc.func.function());
         // The accumulator tile is stored with the vector dimension innermost, whatever the order
         // of acc's arguments (an inline sum() takes them in the order the free variables appear:
         // out(o, r) = sum(a(c, r) * w(c, o)) gives sum(r, o), and vectorizing o would gather
@@ -242,7 +234,7 @@ private:
             if (first.cuda.staged()) {
                 std::vector<StagedOperand> ops;
                 for (const ContractionOperand &o : p.operands) ops.push_back({ref(o.func), o.vector_arg});
-                stage_gpu_operands(w_, ops, acc, first.cuda, gpu_names(nm));
+                stage_gpu_operands(w_, ops, acc, first.cuda, nm);
             }
         }
 
@@ -282,7 +274,7 @@ private:
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
     void apply_kernel(const MicroKernel &k, FuncRef &out, StageRef &host_s, StageRef &init_s, StageRef &update_s,
-                      const MatmulNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
+                      const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
         const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
@@ -307,8 +299,8 @@ private:
                 us = w_.specialize(update_s, c);
             }
             if (gpu_ && k.cuda.staged()) {
-                tile_host_staged(w_, hs, t, gpu_names(nm));
-                tile_acc_staged(w_, is, us, t, k.cuda, gpu_names(nm));
+                tile_host_staged(w_, hs, t, nm);
+                tile_acc_staged(w_, is, us, t, k.cuda, nm);
             } else if (gpu_) {
                 tile_host_gpu(hs, t, nm);
                 tile_acc_gpu(is, us, t, k.cuda.k_unroll, nm);
@@ -357,7 +349,7 @@ private:
         return (int)std::clamp<int64_t>((kMinTaskWork + work - 1) / std::max<int64_t>(work, 1), 1, 16);
     }
 
-    void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm,
+    void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
                        const std::string &task) {
         w_.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
         w_.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
@@ -377,7 +369,7 @@ private:
         }
     }
 
-    void tile_acc_cpu(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k, const MatmulNames &nm) {
+    void tile_acc_cpu(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm) {
         std::vector<std::string> init_order, update_order;
         for (StageRef *s : {&is, &us}) {
             std::vector<std::string> &order = s == &is ? init_order : update_order;
@@ -409,11 +401,7 @@ private:
         if (k.k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
     }
 
-    static GpuLoopNames gpu_names(const MatmulNames &nm) {
-        return {nm.n, nm.m, nm.batch, nm.rn, nm.rm, nm.rbatch, nm.reduction};
-    }
-
-    void tile_host_gpu(StageRef &hs, const TileVariant &t, const MatmulNames &nm) {
+    void tile_host_gpu(StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {
         w_.split(hs, nm.n, "n_b", "n_i", t.cols, TailStrategy::ShiftInwards);
         w_.split(hs, "n_i", "n_t", "n_r", t.reg_x, TailStrategy::RoundUp);
         w_.split(hs, nm.m, "m_b", "m_i", t.rows, TailStrategy::ShiftInwards);
@@ -431,7 +419,7 @@ private:
         if (t.reg_y > 1) w_.unroll(hs, "m_r");
     }
 
-    void tile_acc_gpu(StageRef &is, StageRef &us, const TileVariant &t, int k_unroll, const MatmulNames &nm) {
+    void tile_acc_gpu(StageRef &is, StageRef &us, const TileVariant &t, int k_unroll, const ContractionLoopNames &nm) {
         std::vector<std::string> red = nm.reduction;
         if (k_unroll > 1 && red.size() == 1) {
             w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k_unroll, TailStrategy::GuardWithIf);

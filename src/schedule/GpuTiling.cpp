@@ -7,7 +7,7 @@ using namespace Halide;
 using FuncRef = ScheduleWriter::FuncRef;
 using StageRef = ScheduleWriter::StageRef;
 
-std::string reduction_tile_loop(const GpuLoopNames &nm) {
+std::string reduction_tile_loop(const ContractionLoopNames &nm) {
     return nm.reduction[0] + "_o";
 }
 
@@ -36,7 +36,7 @@ void schedule_copy(ScheduleWriter &w, const FuncRef &s, int warp) {
 }  // namespace
 
 void stage_gpu_operands(ScheduleWriter &w, const std::vector<StagedOperand> &operands, const FuncRef &acc,
-                        const GpuKernel &k, const GpuLoopNames &nm) {
+                        const GpuKernel &k, const ContractionLoopNames &nm) {
     for (const StagedOperand &o : operands) {
         FuncRef s = w.wrapper(o.func, acc);
         w.compute_at(s, acc, reduction_tile_loop(nm), true);
@@ -48,7 +48,7 @@ void stage_gpu_operands(ScheduleWriter &w, const std::vector<StagedOperand> &ope
     }
 }
 
-void tile_host_staged(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const GpuLoopNames &nm) {
+void tile_host_staged(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {
     // A lane's columns are a warp apart: each store instruction writes one contiguous row
     // segment per warp. The single-output variant has a lane loop of extent 1, so the whole
     // store (and the compute) sits inside one `if (lane < 1)`, never inside an unrolled loop.
@@ -75,7 +75,7 @@ void tile_host_staged(ScheduleWriter &w, StageRef &hs, const TileVariant &t, con
 }
 
 void tile_acc_staged(ScheduleWriter &w, StageRef &is, StageRef &us, const TileVariant &t, const GpuKernel &k,
-                     const GpuLoopNames &nm) {
+                     const ContractionLoopNames &nm) {
     internal_assert(nm.reduction.size() == 1) << "Diet: a staged GPU kernel needs a single reduction variable\n";
     const std::string rn_r = nm.rn + "_r", rn_t = nm.rn + "_t";
     for (StageRef *s : {&is, &us}) w.split(*s, nm.rn, rn_r, rn_t, t.threads_x, TailStrategy::RoundUp);

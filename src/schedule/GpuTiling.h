@@ -19,6 +19,7 @@
 // the copy is what makes Halide insert the barriers (it inserts none for lane loops alone).
 #pragma once
 
+#include "schedule/ContractionLoopNames.h"
 #include "schedule/ScheduleWriter.h"
 #include "space/MicroKernel.h"
 
@@ -27,29 +28,21 @@
 
 namespace diet {
 
-struct GpuLoopNames {
-    std::string n, m;                    // host's innermost two dimensions
-    std::vector<std::string> batch;      // host's outer dimensions
-    std::string rn, rm;                  // the acc arguments they read
-    std::vector<std::string> rbatch;
-    std::vector<std::string> reduction;  // innermost first
-};
-
 struct StagedOperand {
     ScheduleWriter::FuncRef func;
     int vector_arg = -1;  // ContractionOperand::vector_arg
 };
 
 // The name of the serial loop over reduction tiles in acc's update.
-std::string reduction_tile_loop(const GpuLoopNames &nm);
+std::string reduction_tile_loop(const ContractionLoopNames &nm);
 
 // Func level, shared by every variant: each operand is read through a wrapper computed per
 // reduction tile in shared memory, copied by the warp with coalesced loads.
 void stage_gpu_operands(ScheduleWriter &w, const std::vector<StagedOperand> &operands,
-                        const ScheduleWriter::FuncRef &acc, const GpuKernel &k, const GpuLoopNames &nm);
+                        const ScheduleWriter::FuncRef &acc, const GpuKernel &k, const ContractionLoopNames &nm);
 
-void tile_host_staged(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const GpuLoopNames &nm);
+void tile_host_staged(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm);
 void tile_acc_staged(ScheduleWriter &w, ScheduleWriter::StageRef &is, ScheduleWriter::StageRef &us,
-                     const TileVariant &t, const GpuKernel &k, const GpuLoopNames &nm);
+                     const TileVariant &t, const GpuKernel &k, const ContractionLoopNames &nm);
 
 }  // namespace diet

@@ -1,0 +1,18 @@
+// The loop and argument names a contraction's schedule refers to, shared by the CPU tiling
+// (ApplySchedule.cpp) and the staged CUDA tiling (GpuTiling.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace diet {
+
+struct ContractionLoopNames {
+    std::string n, m;                    // host's innermost two dimensions
+    std::vector<std::string> batch;      // host's outer dimensions
+    std::string rn, rm;                  // the acc arguments they read
+    std::vector<std::string> rbatch;
+    std::vector<std::string> reduction;  // innermost first
+};
+
+}  // namespace diet
