@@ -214,3 +214,51 @@ TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", 
 TEST_CASE("widening integer and half-precision contractions", "[forms]") {
     for (const char *how : {"u8i8", "i16", "f16"}) check_form(std::string("int/") + how, "y");
 }
+
+namespace {
+// y(n, t, b) = sum_k x(k, t, b) * w(k, n) with two ranged shape variables (tokens T, batch B);
+// for_diet: symbolic estimates in both (Halide 14 refuses them unscheduled).
+struct TwoVarDense {
+    ImageParam x{Float(32), 3, "x"}, w{Float(32), 2, "w"};
+    Param<int> T{"T", 16, 1, 64}, B{"B", 2, 1, 6};
+    Func y{"y"};
+    explicit TwoVarDense(bool for_diet) {
+        Var n("n"), t("t"), b("b");
+        RDom k(0, 24, "k");
+        y(n, t, b) = sum(x(k, t, b) * w(k, n));
+        if (for_diet) {
+            x.set_estimates({{0, 24}, {0, T}, {0, B}});
+            w.set_estimates({{0, 24}, {0, 40}});
+            y.set_estimates({{0, 40}, {0, T}, {0, B}});
+        }
+    }
+};
+}  // namespace
+
+TEST_CASE("two shape variables (tokens and batch), inline sum: correct, guard-free, no gathers", "[forms]") {
+    TwoVarDense d(true), ref(false);
+    diet::FunctionDAG dag({d.y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    diet::autoschedule(Pipeline(d.y), target, 2, 0, diet::Options{});
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, Catch::Contains("shape family of 384 shape(s)"));  // 64 T x 6 B
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+    Stmt lowered;
+    Pipeline dp(d.y), rp(ref.y);
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(target);
+    ComputeLoopCheck check(dag.matmuls()[0].acc.substr(0, dag.matmuls()[0].acc.find('$')), false);
+    lowered.accept(&check);
+    CHECK(check.loops > 0);
+    for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    for (auto [t, b] : std::vector<std::pair<int, int>>{{1, 1}, {2, 6}, {3, 2}, {17, 5}, {64, 6}, {70, 8}}) {
+        INFO("T = " << t << ", B = " << b);
+        Buffer<> xb = input_of(Float(32), {24, t, b}, 3), wb = input_of(Float(32), {24, 40}, 4);
+        d.x.set(xb), ref.x.set(xb), d.w.set(wb), ref.w.set(wb);
+        d.T.set(t), ref.T.set(t), d.B.set(b), ref.B.set(b);
+        CHECK(compare(dp.realize({40, t, b}, target), rp.realize({40, t, b}, target)) == "");
+    }
+}
