@@ -1,0 +1,221 @@
+// PatternTuner: the search over one stage's micro-kernels, featurization of the kernels, and the
+// bookkeeping of their measurements (the tuning log's hits, held-out predictions, timings).
+#include "search/PatternTuner.h"
+
+#include "cost/Adaptation.h"
+#include "features/Features.h"
+#include "measure/FarmMeasure.h"
+#include "search/TunerReport.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// FNV-1a over the feature values: the record's features digest (a model can be retrained from a log
+// only with the same features).
+std::string digest(const FeatureRows &rows) {
+    uint64_t h = 1469598103934665603ull;
+    for (const auto &r : rows) {
+        for (float v : r) {
+            uint32_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            for (int b = 0; b < 4; b++) h = (h ^ ((bits >> (8 * b)) & 0xff)) * 1099511628211ull;
+        }
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+    return buf;
+}
+
+}  // namespace
+
+double stage_flops(const MatmulPattern &p, const std::vector<int64_t> &host_extents, const ShapeBinding &b) {
+    double points = 2.0;
+    for (int64_t e : host_extents) points *= (double)e;
+    for (const LoopVar &r : p.reduction) {
+        std::optional<int64_t> e = constant_value(bind_to_shape(r.extent, b));
+        points *= e ? (double)*e : 1.0;
+    }
+    return points;
+}
+
+PatternTuner::PatternTuner(const std::vector<Function> &outputs, const std::vector<KernelChoice> &current, size_t which,
+                           const std::vector<Shape> &training, const std::vector<ShapeBinding> &bindings,
+                           const MatmulExtents &ext, const std::vector<MicroKernel> &space, const Target &target,
+                           const CpuLimits &cpu, int workers, const Options &opts, Measurer *measurer,
+                           const std::map<std::string, TuningRecord> *logged)
+    : outputs_(outputs), current_(current), which_(which), training_(training), bindings_(bindings), ext_(ext),
+      space_(space), target_(target), cpu_(cpu), workers_(workers), opts_(opts), measurer_(measurer),
+      logged_(logged), model_(model_params()) {
+    for (size_t s = 0; s < training.size(); s++) {
+        flops_.push_back(stage_flops(pattern(), ext.host_extents[s], bindings[s]));
+    }
+}
+
+SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const std::vector<double> &weights, int budget,
+                                  uint64_t seed) {
+    SearchParams sp;
+    sp.budget = budget;
+    sp.seed = seed;
+    sp.population = 32;
+    sp.generations = 3;
+    sp.measures_per_round = std::max(1, std::min(8, budget));
+    // A search over some of the shapes (per_shape, max_shape) learns only from them, with a
+    // model of its own, as an independent tuner would.
+    const std::set<size_t> learn_from(shape_ids.begin(), shape_ids.end());
+    if (learn_from.size() < training_.size()) model_.train({}, {});
+    Predict predict = [&](const std::vector<size_t> &ks) {
+        auto t0 = Clock::now();
+        std::vector<std::vector<double>> out;
+        if (model_.trained()) {
+            // One batched prediction for every (kernel, shape) pair.
+            std::vector<size_t> kk;
+            std::vector<std::vector<int64_t>> ee;
+            std::vector<double> ff;
+            for (size_t k : ks) {
+                for (size_t s : shape_ids) {
+                    kk.push_back(k);
+                    ee.push_back(ext_.host_extents[s]);
+                    ff.push_back(flops_[s]);
+                }
+            }
+            std::vector<double> all = predicted_throughputs(kk, ee, ff);
+            for (size_t i = 0; i < ks.size(); i++) {
+                out.emplace_back(all.begin() + i * shape_ids.size(), all.begin() + (i + 1) * shape_ids.size());
+            }
+        } else {
+            for (size_t k : ks) {
+                std::vector<double> row;
+                for (size_t s : shape_ids) row.push_back(predicted_throughput(k, s));
+                out.push_back(row);
+            }
+        }
+        model_seconds_ += seconds_since(t0);
+        return out;
+    };
+    Measure measure = [&](const std::vector<std::pair<size_t, size_t>> &batch) {
+        std::vector<std::pair<size_t, size_t>> global;
+        for (auto [k, local] : batch) global.emplace_back(k, shape_ids[local]);
+        return measure_pairs(global);
+    };
+    Learn learn = [&](const std::vector<Trial> &) { retrain(learn_from); };
+    Report report = [&](const std::string &line) {
+        std::cerr << "[diet] tune " << pattern().acc << ": " << line << best_ms_per_shape(measured_, training_)
+                  << "\n";
+    };
+    return evolutionary_search(space_, weights, predict, measure, learn, sp, report);
+}
+
+std::optional<double> PatternTuner::seconds_of(size_t k, size_t s) const {
+    auto it = measured_.find({k, s});
+    return it == measured_.end() ? std::nullopt : it->second;
+}
+
+Candidate PatternTuner::candidate(size_t k, size_t s) const {
+    Candidate c{current_};
+    c.kernels[which_].kernel = space_[k];
+    c.kernels[which_].only_for_extents = ext_.host_extents[s];
+    return c;
+}
+
+size_t PatternTuner::cherry_pick(size_t k) const {
+    size_t best = 0;
+    double best_v = -1;
+    for (size_t s = 0; s < training_.size(); s++) {
+        const auto &e = ext_.host_extents[s];
+        double v = occupancy(kernel_instances(space_[k], e), workers_, 1.0) * kernel_padding_efficiency(space_[k], e);
+        if (v >= best_v) {
+            best_v = v;
+            best = s;
+        }
+    }
+    return best;
+}
+
+const FeatureRows &PatternTuner::features(size_t k) {
+    auto it = features_.find(k);
+    if (it != features_.end()) return it->second;
+    const size_t s = cherry_pick(k);
+    FeatureRows rows;
+    try {
+        Pipeline p = instantiate(outputs_, candidate(k, s), target_, cpu_, training_[s]);
+        FeatureOptions fo;
+        fo.shape_generic = true;
+        ProgramFeatures f = extract_features(lower_at_shape(p, target_, bindings_[s]), fo);
+        for (const FeatureRow &r : f.rows) {
+            std::vector<float> v = r.ansor;
+            v.insert(v.end(), r.halide.begin(), r.halide.end());
+            rows.push_back(v);
+        }
+    } catch (const Halide::Error &e) {
+        std::cerr << "[diet] cannot featurize " << space_[k].to_string() << ": " << e.what() << "\n";
+    }
+    return features_.emplace(k, rows).first->second;
+}
+
+FeatureRows PatternTuner::rows_for(size_t k, const std::vector<int64_t> &extents, double flops) {
+    FeatureRows rows = features(k);
+    std::vector<float> context;
+    for (int64_t e : extents) context.push_back(log2p((float)e));
+    context.push_back(log2p((float)kernel_instances(space_[k], extents)));
+    context.push_back(log2p((float)flops));
+    for (auto &r : rows) r.insert(r.end(), context.begin(), context.end());
+    return rows;
+}
+
+std::vector<std::optional<double>> PatternTuner::measure_pairs(const std::vector<std::pair<size_t, size_t>> &pairs) {
+    auto t0 = Clock::now();
+    std::vector<std::optional<double>> out(pairs.size());
+    std::vector<MeasureJob> jobs;
+    std::vector<size_t> job_of;
+    for (size_t i = 0; i < pairs.size(); i++) {
+        auto [k, s] = pairs[i];
+        Candidate c = candidate(k, s);
+        // Featurized whether or not the log already has the measurement, so that a resumed run
+        // does exactly the work, in the same order, of the run it resumes.
+        const std::string features_digest = digest(features(k));
+        // Resume: a measurement already in the tuning log is reused, not repeated.
+        auto hit = logged_->find(ShapeFamily::to_string(training_[s]) + "|" + c.describe());
+        if (hit != logged_->end()) {
+            if (hit->second.ok()) out[i] = hit->second.median_seconds;
+            log_hits_++;
+            continue;
+        }
+        jobs.push_back({c, training_[s], features_digest});
+        job_of.push_back(i);
+    }
+    if (!jobs.empty()) {
+        std::vector<TuningRecord> recs = measure_jobs(*measurer_, opts_, outputs_, jobs, cpu_);  // here or on Slurm
+        for (size_t j = 0; j < recs.size(); j++) {
+            if (recs[j].ok()) out[job_of[j]] = recs[j].median_seconds;
+            measurements_++;
+        }
+    }
+    for (size_t i = 0; i < pairs.size(); i++) {
+        // Held-out quality: what the model predicted for this pair before it saw it.
+        if (out[i] && model_.trained()) {
+            auto [k, s] = pairs[i];
+            held_out_.push_back({s, predicted_throughput(k, s), flops_[s] / *out[i], trained_on_});
+        }
+        measured_[pairs[i]] = out[i];
+    }
+    measure_seconds_ += seconds_since(t0);
+    return out;
+}
+
+}  // namespace diet

@@ -1,0 +1,166 @@
+// The tuner of one matmul-like stage: its micro-kernel space, its cost model, its measurements.
+// search/Tuner.cpp makes one per stage and drives it; the class is split by concern:
+//   PatternTuner.cpp         the search over the space, featurization, measurement bookkeeping
+//   PatternTunerModel.cpp    the cost model: predictions, retraining, warm start / save, quality
+//   PatternTunerDispatch.cpp the shape dispatch over the family and its verification
+#pragma once
+
+#include "Halide.h"
+#include "analysis/ShapeFamily.h"
+#include "cost/PackSumModel.h"
+#include "dispatch/Dispatch.h"
+#include "features/Lowering.h"
+#include "measure/Measure.h"
+#include "measure/TuningLog.h"
+#include "options/Options.h"
+#include "schedule/ApplySchedule.h"
+#include "schedule/Instantiate.h"
+#include "search/Evolution.h"
+#include "search/ModelTraining.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace diet {
+
+// Floating-point work of the matmul-like stage at one shape: 2 * outputs * reduction points.
+double stage_flops(const MatmulPattern &p, const std::vector<int64_t> &host_extents, const ShapeBinding &b);
+
+// What is known of each (kernel, training shape) pair measured so far: its median seconds, or
+// nothing when it failed (indices into the space and into the training shapes).
+using MeasuredTimes = std::map<std::pair<size_t, size_t>, std::optional<double>>;
+
+class PatternTuner {
+public:
+    PatternTuner(const std::vector<Halide::Internal::Function> &outputs, const std::vector<KernelChoice> &current,
+                 size_t which, const std::vector<Shape> &training, const std::vector<ShapeBinding> &bindings,
+                 const MatmulExtents &ext, const std::vector<MicroKernel> &space, const Halide::Target &target,
+                 const CpuLimits &cpu, int workers, const Options &opts, Measurer *measurer,
+                 const std::map<std::string, TuningRecord> *logged);
+
+    const MatmulPattern &pattern() const { return current_[which_].pattern; }
+
+    // Searches over the shapes `shape_ids` (indices into the training shapes) with `budget`
+    // measurements; returns the best kernel for each of those shapes.
+    SearchResult search(const std::vector<size_t> &shape_ids, const std::vector<double> &weights, int budget,
+                        uint64_t seed);
+
+    // Throughput the model expects of kernel k at training shape s (FLOP/s).
+    double predicted_throughput(size_t k, size_t s);
+
+    // The model's throughput (FLOP/s) of kernel ks[i] at an output of extents[i] with flops[i] of
+    // work, for any shape (the dispatch asks at every shape of the family). Model trained only.
+    std::vector<double> predicted_throughputs(const std::vector<size_t> &ks,
+                                              const std::vector<std::vector<int64_t>> &extents,
+                                              const std::vector<double> &flops);
+
+    bool model_trained() const { return model_.trained(); }
+
+    // f_occ * f_pad of kernel k at an output of these extents.
+    double adaptation(size_t k, const std::vector<int64_t> &e) const;
+
+    std::optional<double> seconds_of(size_t k, size_t s) const;
+
+    double flops(size_t s) const { return flops_[s]; }
+
+    // Model quality per shape: among the kernels measured at a shape, is the one the model ranks
+    // first within 10% of the measured best? Returns the fraction of shapes where it is (shapes
+    // with fewer than two measured kernels are left out), -1 when none qualifies.
+    double top1_within_10_percent();
+    double model_seconds() const { return model_seconds_; }
+    void add_model_seconds(double s) { model_seconds_ += s; }
+    double measure_seconds() const { return measure_seconds_; }
+    double occupancy_k() const { return occupancy_k_; }
+    int measurements() const { return measurements_; }
+    int log_hits() const { return log_hits_; }
+    // Quality of the held-out predictions made by models trained on at least `min_trained` programs
+    // (each measurement predicted before the model saw it).
+    ModelQuality held_out_quality(size_t min_trained) const;
+
+    // k-fold cross-validation over all of this run's measurements: each fold predicted by a model
+    // trained, the same way, on the others. Deterministic (folds by a seeded shuffle).
+    ModelQuality cross_validated_quality(int folds, uint64_t seed);
+    size_t trained_on() const { return trained_on_; }
+    // Warm start (HL_DIET_MODEL): only a Diet model of this format, pipeline and target is used
+    // (cost/PackSumModel.h); anything else is rejected with a message, and later left as it is.
+    void warm_start(const std::string &path, const std::string &pipeline, const std::string &target);
+    // Saved under the policy of cost/PackSumModel.h, when this run trained it.
+    void save_model(const std::string &path, const std::string &pipeline, const std::string &target);
+
+    // The shape dispatch of this stage (dispatch/Dispatch.h). Candidates: the kernels measured
+    // at least once (featurized, and known to build and be correct). Every shape of the family votes
+    // with measured times where it is a training shape, the model's elsewhere. With `verify`, a
+    // training shape whose dispatched kernel is unmeasured there is measured, and one whose
+    // dispatched kernel is more than 10% slower than its best measured kernel gets that kernel.
+    Dispatch dispatch(const std::vector<Shape> &shapes, const std::vector<std::vector<int64_t>> &extents,
+                      const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep);
+    int verification_measurements() const { return verification_measurements_; }
+    // Retrains the model on every measurement of this stage.
+    void learn_from_everything() { retrain(); }
+
+private:
+    const std::vector<Halide::Internal::Function> &outputs_;
+    std::vector<KernelChoice> current_;
+    size_t which_;
+    const std::vector<Shape> &training_;
+    const std::vector<ShapeBinding> &bindings_;
+    const MatmulExtents &ext_;
+    const std::vector<MicroKernel> &space_;
+    Halide::Target target_;
+    CpuLimits cpu_;
+    int workers_;
+    Options opts_;
+    Measurer *measurer_;
+    const std::map<std::string, TuningRecord> *logged_;
+
+    std::vector<double> flops_;
+    std::map<size_t, FeatureRows> features_;
+    MeasuredTimes measured_;
+    PackSumModel model_;
+    double label_scale_ = 1.0;
+    double occupancy_k_ = 1.0;
+    double model_seconds_ = 0, measure_seconds_ = 0;
+    int measurements_ = 0, log_hits_ = 0, verification_measurements_ = 0;
+    struct HeldOut {
+        size_t shape;
+        double predicted, measured;  // throughput, predicted before the model saw this measurement
+        size_t trained_on;           // programs the predicting model was trained on
+    };
+    std::vector<HeldOut> held_out_;
+    size_t trained_on_ = 0;
+
+    Candidate candidate(size_t k, size_t s) const;
+
+    // Where a kernel is featurized: the training shape where its adaptation penalty is smallest
+    // (DietCode's cherry-picked instance), the larger shape on ties.
+    size_t cherry_pick(size_t k) const;
+
+    const FeatureRows &features(size_t k);
+
+    // The kernel's shape-generic rows with the shape's context appended to each (log2p of the
+    // output extents, of the micro-kernel instances and of the work). The generic features
+    // describe one task; on the CPU a task also loops over all rows, and how much work a task has
+    // decides how well it amortizes its panel copy and its weight traffic: the context lets the one
+    // joint model learn that, which f_occ and f_pad alone do not capture.
+    FeatureRows rows_for(size_t k, const std::vector<int64_t> &extents, double flops);
+    FeatureRows rows_at(size_t k, size_t s) { return rows_for(k, ext_.host_extents[s], flops_[s]); }
+
+    std::vector<std::optional<double>> measure_pairs(const std::vector<std::pair<size_t, size_t>> &pairs);
+
+    // Labels: the micro-kernel's own throughput, the adaptation terms divided out. All trials of all
+    // shapes train one model (joint learning); k of f_occ is refitted from kernels measured at
+    // several shapes.
+    void retrain(const std::set<size_t> &only_shapes = {});
+};
+
+}  // namespace diet

@@ -1,0 +1,140 @@
+// PatternTuner's shape dispatch: which measured kernels serve which shapes of the family, decided
+// on a table of measured and predicted times (dispatch/Dispatch.h), then verified by measurement
+// at the training shapes (DietCode's verification step).
+#include "search/PatternTuner.h"
+#include "common/Errors.h"
+
+#include "dispatch/Votes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vector<std::vector<int64_t>> &extents,
+                                const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep) {
+    std::vector<size_t> cands;
+    for (const auto &[key, secs] : measured_) {
+        if (secs && !features(key.first).empty() &&
+            std::find(cands.begin(), cands.end(), key.first) == cands.end()) {
+            cands.push_back(key.first);
+        }
+    }
+    std::sort(cands.begin(), cands.end());
+    if (cands.empty() || !model_.trained()) return {};
+    std::vector<int> training_index(shapes.size(), -1);
+    for (size_t v = 0; v < shapes.size(); v++) {
+        for (size_t t = 0; t < training_.size(); t++) {
+            if (training_[t] == shapes[v]) training_index[v] = (int)t;
+        }
+    }
+    auto table_for = [&](const std::vector<size_t> &ks) {
+        std::vector<size_t> kk;
+        std::vector<std::vector<int64_t>> ee;
+        std::vector<double> ff;
+        for (size_t v = 0; v < shapes.size(); v++) {
+            for (size_t k : ks) {
+                kk.push_back(k);
+                ee.push_back(extents[v]);
+                ff.push_back(flops[v]);
+            }
+        }
+        std::vector<double> thr = predicted_throughputs(kk, ee, ff);
+        CostTable t(shapes.size(), std::vector<double>(ks.size()));
+        for (size_t v = 0; v < shapes.size(); v++) {
+            for (size_t c = 0; c < ks.size(); c++) {
+                double secs = thr[v * ks.size() + c] > 0 ? flops[v] / thr[v * ks.size() + c] : INFINITY;
+                if (training_index[v] >= 0) {
+                    auto it = measured_.find({ks[c], (size_t)training_index[v]});
+                    if (it != measured_.end()) secs = it->second ? *it->second : INFINITY;
+                }
+                t[v][c] = secs;
+            }
+        }
+        return t;
+    };
+    // Operand staging is one choice per stage (a wrapper Func exists for every specialization
+    // or for none): the staging of most shapes' winners; the candidates restricted to it.
+    CostTable table = table_for(cands);
+    int staged_votes = 0;
+    for (size_t w : vote(table)) staged_votes += space_[cands[w]].cpu.stage_strided ? 1 : -1;
+    std::vector<size_t> same;
+    for (size_t k : cands) {
+        if (space_[k].cpu.stage_strided == (staged_votes >= 0)) same.push_back(k);
+    }
+    if (same.size() != cands.size()) {
+        cands = same;
+        table = table_for(cands);
+    }
+    DispatchProblem prob{shapes, extents, table, {}, max_kernels};
+    for (size_t k : cands) prob.candidates.push_back(space_[k]);
+    Dispatch d = decide_dispatch(prob);
+
+    auto index_of = [&](const MicroKernel &mk) {
+        for (size_t c = 0; c < cands.size(); c++) {
+            if (space_[cands[c]] == mk) return c;
+        }
+        internal_error << "Diet: a dispatched kernel is not a candidate\n";
+        return (size_t)0;
+    };
+    auto ms = [](double secs) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3f ms", secs * 1e3);
+        return std::string(buf);
+    };
+    // Per leaf: the mean time of its kernel over the shapes it covers, and what was measured.
+    for (size_t li = 0; li < d.leaves.size(); li++) {
+        const size_t c = index_of(d.leaves[li].kernel);
+        double sum = 0;
+        int n = 0;
+        std::string measured;
+        for (size_t v = 0; v < shapes.size(); v++) {
+            if (d.leaf_for(extents[v]) != li) continue;
+            sum += table[v][c];
+            n++;
+            if (training_index[v] >= 0 && seconds_of(cands[c], training_index[v])) {
+                measured += (measured.empty() ? "" : ", ") + ShapeFamily::to_string(shapes[v]) + " " + ms(table[v][c]);
+            }
+        }
+        d.leaves[li].note = "mean time over its shapes " + (n ? ms(sum / n) : std::string("-")) +
+                            (measured.empty() ? "" : "; measured " + measured);
+    }
+
+    // DietCode's verification step.
+    nlohmann::json checks = nlohmann::json::array();
+    for (size_t t = 0; t < training_.size(); t++) {
+        const size_t kd = cands[index_of(d.leaves[d.leaf_for(ext_.host_extents[t])].kernel)];
+        if (!measured_.count({kd, t}) && verify) {
+            const int before = measurements_;
+            measure_pairs({{kd, t}});
+            verification_measurements_ += measurements_ - before;
+        }
+        std::optional<double> got = seconds_of(kd, t);
+        size_t kb = kd;
+        for (size_t k : cands) {
+            auto m = seconds_of(k, t);
+            if (m && (!seconds_of(kb, t) || *m < *seconds_of(kb, t))) kb = k;
+        }
+        nlohmann::json c = {{"shape", ShapeFamily::to_string(training_[t])}, {"dispatched", space_[kd].to_string()}};
+        if (got) c["dispatched_seconds"] = *got;
+        if (auto b = seconds_of(kb, t)) c["best_measured_seconds"] = *b;
+        if (kb != kd && seconds_of(kb, t) && (!got || *got > 1.1 * *seconds_of(kb, t))) {
+            override_shape(d, ext_.host_extents[t], space_[kb], describe_shapes({training_[t]}),
+                           "verification: measured " + ms(*seconds_of(kb, t)) + " vs " +
+                               (got ? ms(*got) : std::string("a failure")) + " for the tree's kernel");
+            c["overridden_by"] = space_[kb].to_string();
+        }
+        checks.push_back(c);
+    }
+    if (rep) {
+        (*rep)["candidates"] = cands.size();
+        (*rep)["verification"] = checks;
+    }
+    return d;
+}
+
+}  // namespace diet
