@@ -215,7 +215,7 @@ TEST_CASE("separable blur of a uint16 image (apps/blur)", "[apps]") {
     };
     auto sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w)}}; };
     AppRun r = check_app("blur", W, build, kWs, sizes, sizes);
-    CHECK(has_note(r.log, "blur_x", "computed at root"));
+    CHECK(has_note(r.log, "blur_x", "computed per tile of blur_y"));
 }
 
 TEST_CASE("a camera-pipe-like pipeline: uint8 raw in, float64 color matrix, LUT, uint8 out", "[apps]") {

@@ -14,6 +14,9 @@
 #include "space/Hardware.h"
 #include "space/HostCpu.h"
 #include "space/MicroKernel.h"
+#include "space/Rules.h"
+
+#include <chrono>
 
 #include <cstdio>
 #include <fstream>
@@ -151,10 +154,27 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         }
     }
 
+    // Every other stage: the rule table's groups, by each rule's heuristic.
+    PipelinePlan plan;
+    if (!on_gpu) {
+        const auto t0 = std::chrono::steady_clock::now();
+        PlanInputs pin;
+        pin.dag = &dag;
+        pin.family = &family;
+        pin.shape = family.representative();
+        for (const ShapeVar &v : family.vars) pin.largest[v.name] = v.values.back();
+        pin.cpu = cpu;
+        for (const KernelChoice &k : kernels) pin.contraction_funcs.insert({k.pattern.acc, k.pattern.host});
+        plan = plan_pipeline(pin);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::cerr << "[diet] stage rules: " << plan.groups.size() << " group(s), " << plan.inlined.size()
+                  << " inlined Func(s), planned in " << secs << " s\n";
+    }
+
     const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family.representative());
 
     ScheduleWriter writer(opts.debug);
-    std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer);
+    std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer, on_gpu ? nullptr : &plan);
     for (const std::string &n : notes) std::cerr << "[diet] " << n << "\n";
 
     // Before concretize_estimates: the generator keeps the estimates as written (16*T).

@@ -1,5 +1,6 @@
 #include "schedule/ApplySchedule.h"
 #include "common/Errors.h"
+#include "schedule/ApplyGroups.h"
 #include "schedule/GpuTiling.h"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ public:
     Applier(const FunctionDAG &dag, const Target &t, const CpuLimits &cpu, ScheduleWriter &w)
         : dag_(dag), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()) {}
 
-    std::vector<std::string> run(const std::vector<KernelChoice> &kernels) {
+    std::vector<std::string> run(const std::vector<KernelChoice> &kernels, const PipelinePlan *plan) {
         std::set<std::string> handled;
         for (const KernelChoice &k : kernels) {
             apply_matmul(k);
@@ -28,6 +29,14 @@ public:
         for (const auto &[name, why] : dag_.unmatched_reductions()) {
             notes_.push_back("Func " + name + ": matmul-like, but " + why +
                              "; scheduled with the default stage rules (guarded tails).");
+        }
+        if (plan && !gpu_) {
+            const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+            for (const GroupPlan &g : plan->groups) {
+                if (handled.count(g.root)) continue;
+                for (const std::string &n : apply_group(g, dag_, w_, lookup, cpu_.vector_bits)) notes_.push_back(n);
+            }
+            return notes_;
         }
         for (const FuncNode &n : dag_.nodes()) {
             if (!handled.count(n.name)) place(n);
@@ -440,8 +449,9 @@ private:
 }  // namespace
 
 std::vector<std::string> apply_schedule(const FunctionDAG &dag, const std::vector<KernelChoice> &kernels,
-                                        const Target &target, const CpuLimits &cpu, ScheduleWriter &w) {
-    return Applier(dag, target, cpu, w).run(kernels);
+                                        const Target &target, const CpuLimits &cpu, ScheduleWriter &w,
+                                        const PipelinePlan *plan) {
+    return Applier(dag, target, cpu, w).run(kernels, plan);
 }
 
 }  // namespace diet

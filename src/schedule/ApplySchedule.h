@@ -8,6 +8,7 @@
 #include "schedule/ScheduleWriter.h"
 #include "space/Hardware.h"
 #include "space/MicroKernel.h"
+#include "space/StagePlan.h"
 
 #include <string>
 #include <vector>
@@ -28,8 +29,12 @@ struct KernelChoice {
     std::string chosen_by = "the register-tile intensity heuristic";  // for the emitted comment
 };
 
-// Returns one human-readable line per decision (placement and micro-kernel of each Func).
+// Returns one human-readable line per decision (placement and micro-kernel of each Func). Every
+// other stage follows `plan` (the rules' stage groups) on the CPU; without a plan, or on a GPU,
+// the fixed default rules (inline cheap pointwise Funcs, compute_root the rest, parallel and
+// vectorized loops).
 std::vector<std::string> apply_schedule(const FunctionDAG &dag, const std::vector<KernelChoice> &kernels,
-                                        const Halide::Target &target, const CpuLimits &cpu, ScheduleWriter &w);
+                                        const Halide::Target &target, const CpuLimits &cpu, ScheduleWriter &w,
+                                        const PipelinePlan *plan = nullptr);
 
 }  // namespace diet

@@ -58,7 +58,7 @@ Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, c
         user_assert(found) << "Diet: candidate names " << k.pattern.acc << ", not a matmul-like stage of this pipeline\n";
     }
     ScheduleWriter quiet(false);
-    apply_schedule(dag, kernels, target, cpu, quiet);
+    apply_schedule(dag, kernels, target, cpu, quiet, c.plan.get());
     return pipeline_of(copy);
 }
 

@@ -8,6 +8,7 @@
 #include "schedule/ApplySchedule.h"
 #include "space/Hardware.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ namespace diet {
 
 struct Candidate {
     std::vector<KernelChoice> kernels;  // in FunctionDAG::matmuls() order
+    // The rules' stage groups for every other stage (null: the fixed default rules).
+    std::shared_ptr<const PipelinePlan> plan;
     std::string describe() const;       // "acc:cpu{...};acc2:cpu{...}", stable, used as a key
 };
 

@@ -94,6 +94,15 @@ ScheduleWriter::FuncRef ScheduleWriter::rfactor_all(const StageRef &update, cons
     return r;
 }
 
+ScheduleWriter::FuncRef ScheduleWriter::rfactor(const StageRef &update, const std::string &rvar, const std::string &v,
+                                                const std::string &base) {
+    Func f = Stage(update.stage).rfactor(RVar(rvar), Var(v));
+    FuncRef r{f, fresh_ident(base)};
+    const StageRef pure{update.stage, update.ident, {}};
+    emit("Func " + r.ident + " = " + update.ident + ".rfactor(" + var(update, rvar) + ", " + var(pure, v) + ");");
+    return r;
+}
+
 ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, const StageNode &node) {
     StageRef s{index == 0 ? Stage(f.func) : Func(f.func).update(index - 1),
                index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",

@@ -38,6 +38,9 @@ public:
     // update.rfactor({}): the whole reduction of an update moves into a new Func (pure init with
     // the reduction's identity, the same update); the update then adds that Func's value.
     FuncRef rfactor_all(const StageRef &update, const std::string &base);
+    // update.rfactor(rvar, v): the reduction over `rvar` moves into a new Func with a pure
+    // variable `v` in its place (one partial result per value of rvar).
+    FuncRef rfactor(const StageRef &update, const std::string &rvar, const std::string &v, const std::string &base);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     StageRef specialize(const StageRef &s, const Condition &c);
 

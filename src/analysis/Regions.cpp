@@ -1,0 +1,180 @@
+#include "analysis/Regions.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+int64_t ConstBox::size() const {
+    if (!bounded) return 0;
+    int64_t s = 1;
+    for (int64_t e : extent) s *= std::max<int64_t>(e, 0);
+    return s;
+}
+
+namespace {
+
+std::optional<int64_t> bound_at(const Expr &e, const Shape &shape) {
+    if (!e.defined()) return std::nullopt;
+    return constant_value(ShapeFamily::bind(e, shape));
+}
+
+// `into` grows to cover `b`.
+void merge_into(ConstBox &into, const ConstBox &b) {
+    if (!b.bounded) into.bounded = false;
+    if (into.min.empty()) {
+        into.min = b.min;
+        into.extent = b.extent;
+        return;
+    }
+    for (size_t d = 0; d < std::min(into.min.size(), b.min.size()); d++) {
+        int64_t lo = std::min(into.min[d], b.min[d]);
+        int64_t hi = std::max(into.min[d] + into.extent[d], b.min[d] + b.extent[d]);
+        into.min[d] = lo;
+        into.extent[d] = hi - lo;
+    }
+}
+
+ConstBox const_box(const Box &b, const Shape &shape) {
+    ConstBox c;
+    for (const Interval &i : b.bounds) {
+        std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape) : std::nullopt;
+        std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape) : std::nullopt;
+        if (!lo || !hi) {
+            c.bounded = false;
+            c.min.push_back(0);
+            c.extent.push_back(0);
+            continue;
+        }
+        c.min.push_back(*lo);
+        c.extent.push_back(std::max<int64_t>(*hi - *lo + 1, 0));
+    }
+    return c;
+}
+
+// Every Expr of a definition that can call a Func: its values and its left-hand side arguments.
+std::vector<Expr> exprs_of(const Definition &d) {
+    std::vector<Expr> es = d.values();
+    es.insert(es.end(), d.args().begin(), d.args().end());
+    return es;
+}
+
+}  // namespace
+
+std::map<std::string, ConstBox> regions_required(const FunctionDAG &dag, const std::map<std::string, ConstBox> &sinks,
+                                                 const std::set<std::string> &within, const Shape &shape) {
+    std::map<std::string, ConstBox> region = sinks;
+    const std::vector<FuncNode> &nodes = dag.nodes();
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const FuncNode &n = *it;
+        auto r = region.find(n.name);
+        if (r == region.end() || n.is_extern) continue;
+        const ConstBox box = r->second;
+        std::vector<Definition> defs = {n.func.definition()};
+        for (const Definition &u : n.func.updates()) defs.push_back(u);
+        for (size_t s = 0; s < defs.size(); s++) {
+            Scope<Interval> scope;
+            const std::vector<std::string> &args = n.func.args();
+            for (size_t d = 0; d < args.size() && d < box.min.size(); d++) {
+                if (!box.bounded) continue;  // left unbounded: every producer box becomes unbounded
+                scope.push(args[d], Interval(Expr((int32_t)box.min[d]), Expr((int32_t)(box.min[d] + box.extent[d] - 1))));
+            }
+            for (const ReductionVariable &rv : defs[s].schedule().rvars()) {
+                scope.push(rv.var, Interval(rv.min, simplify(rv.min + rv.extent - 1)));
+            }
+            for (const Expr &e : exprs_of(defs[s])) {
+                for (const auto &[callee, b] : boxes_required(e, scope)) {
+                    if (callee == n.name || !within.count(callee) || !dag.has(callee)) continue;
+                    ConstBox cb = const_box(b, shape);
+                    if (!box.bounded) cb.bounded = false;
+                    merge_into(region[callee], cb);
+                }
+            }
+        }
+    }
+    for (const auto &[name, b] : sinks) {
+        if (!within.count(name)) region.erase(name);
+    }
+    return region;
+}
+
+std::map<std::string, ConstBox> output_boxes(const FunctionDAG &dag, const ShapeFamily &family, const Shape &shape) {
+    std::map<std::string, ConstBox> out;
+    for (const FuncNode &n : dag.nodes()) {
+        if (!n.is_output) continue;
+        ConstBox b;
+        const OutputEstimate *est = nullptr;
+        for (const OutputEstimate &e : family.outputs) {
+            if (e.func == n.name) est = &e;
+        }
+        for (int d = 0; d < n.dims(); d++) {
+            std::optional<int64_t> lo, ext;
+            if (est && d < (int)est->min.size()) {
+                lo = bound_at(est->min[d], shape);
+                ext = bound_at(est->extent[d], shape);
+            }
+            b.min.push_back(lo.value_or(0));
+            b.extent.push_back(ext.value_or(1024));
+        }
+        out[n.name] = b;
+    }
+    return out;
+}
+
+namespace {
+
+class OpCounter : public IRVisitor {
+public:
+    double ops = 0;
+    using IRVisitor::visit;
+#define DIET_COUNT(T) \
+    void visit(const T *op) override { ops += 1; IRVisitor::visit(op); }
+    DIET_COUNT(Add)
+    DIET_COUNT(Sub)
+    DIET_COUNT(Mul)
+    DIET_COUNT(Div)
+    DIET_COUNT(Mod)
+    DIET_COUNT(Min)
+    DIET_COUNT(Max)
+    DIET_COUNT(Select)
+    DIET_COUNT(Cast)
+    DIET_COUNT(LT)
+    DIET_COUNT(LE)
+    DIET_COUNT(EQ)
+    DIET_COUNT(NE)
+#undef DIET_COUNT
+    void visit(const Call *op) override {
+        // A load of a Func or an image, or a math intrinsic (exp, tanh...: several ops).
+        ops += op->is_pure() && op->call_type == Call::PureExtern ? 8 : 1;
+        IRVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+double ops_per_point(const FuncNode &n) {
+    if (n.is_extern || !n.func.has_pure_definition()) return 1;
+    OpCounter c;
+    for (const Expr &e : n.func.definition().values()) e.accept(&c);
+    double total = std::max(1.0, c.ops);
+    for (const Definition &u : n.func.updates()) {
+        OpCounter cu;
+        for (const Expr &e : exprs_of(u)) e.accept(&cu);
+        double trips = 1;
+        for (const ReductionVariable &rv : u.schedule().rvars()) {
+            trips *= (double)constant_value(rv.extent).value_or(16);
+        }
+        total += std::max(1.0, cu.ops) * trips;
+    }
+    return total;
+}
+
+int bytes_per_point(const FuncNode &n) {
+    int b = 0;
+    for (const Type &t : n.func.output_types()) b += t.bytes();
+    return std::max(b, 1);
+}
+
+}  // namespace diet

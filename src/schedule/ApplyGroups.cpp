@@ -1,0 +1,202 @@
+#include "schedule/ApplyGroups.h"
+#include "space/Rules.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = ScheduleWriter::FuncRef;
+using StageRef = ScheduleWriter::StageRef;
+
+namespace {
+
+class GroupApplier {
+public:
+    GroupApplier(const FunctionDAG &dag, ScheduleWriter &w, const FuncRefLookup &ref) : dag_(dag), w_(w), ref_(ref) {}
+
+    std::vector<std::string> apply(const GroupPlan &g) {
+        const FuncNode &n = dag_.node(g.root);
+        FuncRef &root = ref_(g.root);
+        if (!n.is_output) w_.compute_root(root);
+        const std::string where = n.is_output ? "output" : "computed at root";
+        switch (g.rule) {
+        case RuleKind::Extern:
+            notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
+            return notes_;
+        case RuleKind::TiledGroup: tiled_root(g, n, root); break;
+        case RuleKind::UpdateLoops: update_root(g, n, root); break;
+        case RuleKind::RFactor: rfactor_root(g, n, root); break;
+        default: break;
+        }
+        notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
+        return notes_;
+    }
+
+private:
+    const FunctionDAG &dag_;
+    ScheduleWriter &w_;
+    const FuncRefLookup &ref_;
+    std::vector<std::string> notes_;
+
+    // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
+    // replace `v`, innermost first.
+    std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes) {
+        if (lanes <= 1) return {v};
+        w_.split(st, v, v + "_vo", v + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.vectorize(st, v + "_vi");
+        return {v + "_vi", v + "_vo"};
+    }
+
+    void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+        StageRef st = w_.stage(root, 0, n.stages[0]);
+        const std::vector<std::string> args = n.func.args();
+        if (args.empty()) return;
+        const std::string x = args[0];
+        std::vector<std::string> order, tile_loops, outer;
+        std::string x_in = x;
+        if (g.tile_x > 0) {
+            w_.split(st, x, x + "_o", x + "_i", g.tile_x, TailStrategy::GuardWithIf);
+            x_in = x + "_i";
+        }
+        order = vectorize_dim(st, x_in, g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1);
+        if (args.size() >= 2) {
+            const std::string y = args[1];
+            if (g.tile_y > 0) {
+                w_.split(st, y, y + "_o", y + "_i", g.tile_y, TailStrategy::GuardWithIf);
+                order.push_back(y + "_i");
+                outer.push_back(y + "_o");
+            } else {
+                order.push_back(y);
+            }
+        }
+        for (size_t d = 2; d < args.size(); d++) {
+            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+            (inner ? order : outer).push_back(args[d]);
+        }
+        if (g.tile_x > 0) order.push_back(x + "_o");
+        order.insert(order.end(), outer.begin(), outer.end());
+        if (order.size() > 1) w_.reorder(st, order);
+        // The tile rows and the large outer dims: one parallel loop.
+        std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
+        if (!outer.empty()) {
+            std::string par = outer[0];
+            for (size_t i = 1; i < outer.size(); i++) {
+                const std::string fused = n.name + "_rows_" + std::to_string(i);
+                w_.fuse(st, par, outer[i], fused);
+                par = fused;
+            }
+            w_.parallel(st, par);
+            if (tile_var.empty()) tile_var = par;
+        } else if (g.tile_x > 0) {
+            w_.parallel(st, x + "_o");
+        }
+        for (const std::string &m : g.members) member(m, root, tile_var, n.name);
+    }
+
+    void member(const std::string &name, FuncRef &root, const std::string &tile_var, const std::string &root_name) {
+        const FuncNode &m = dag_.node(name);
+        FuncRef &mf = ref_(name);
+        if (tile_var.empty()) {
+            w_.compute_root(mf);
+        } else {
+            w_.compute_at(mf, root, tile_var, false);
+        }
+        const int lanes = lanes_of(m);
+        for (const StageNode &s : m.stages) {
+            StageRef st = w_.stage(mf, s.index, s);
+            if (s.index == 0) pure_loops(st, m, lanes, false);
+            else update_loops(st, s, m, lanes, false);
+        }
+        notes_.push_back("Func " + name + ": computed per tile of " + root_name +
+                         (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) + ", vectorized.");
+    }
+
+    int lanes_of(const FuncNode &n) const {
+        // The plan's lanes are the root's; a member of another type gets its own.
+        int bits = 8;
+        for (const Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
+        return std::max(1, vector_bits_ / bits);
+    }
+
+    void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel) {
+        const std::vector<std::string> args = n.func.args();
+        if (args.empty()) return;
+        vectorize_dim(st, args[0], lanes);
+        if (parallel && args.size() >= 2) w_.parallel(st, args.back());
+    }
+
+    // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
+    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel) {
+        std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
+        if (pure.empty()) {
+            w_.unscheduled(st);
+            return;
+        }
+        const std::string x = n.func.args()[0];
+        std::vector<std::string> order;
+        const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+        std::vector<std::string> outer;
+        for (const std::string &p : pure) {
+            if (p == x && x_pure && lanes > 1) {
+                std::vector<std::string> v = vectorize_dim(st, x, lanes);
+                order.push_back(v[0]);
+                outer.push_back(v[1]);
+            } else {
+                outer.push_back(p);
+            }
+        }
+        order.insert(order.end(), rvars.begin(), rvars.end());
+        order.insert(order.end(), outer.begin(), outer.end());
+        w_.reorder(st, order);
+        if (parallel) w_.parallel(st, order.back());
+    }
+
+    void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+        for (const StageNode &s : n.stages) {
+            StageRef st = w_.stage(root, s.index, s);
+            if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
+            else update_loops(st, s, n, g.vector_lanes, true);
+        }
+    }
+
+    void rfactor_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+        StageRef init = w_.stage(root, 0, n.stages[0]);
+        pure_loops(init, n, g.vector_lanes, false);
+        StageRef upd = w_.stage(root, 1, n.stages[1]);
+        const std::string r = g.rfactor_rvar;
+        w_.split(upd, r, r + "_chunk", r + "_in", g.rfactor_chunk, TailStrategy::GuardWithIf);
+        const std::string u = n.name + "_chunk";
+        FuncRef part = w_.rfactor(upd, r + "_chunk", u, n.name + "_partial");
+        w_.compute_root(part);
+        const std::vector<StageNode> ps = stages_of(part.func.function());
+        StageRef pinit = w_.stage(part, 0, ps[0]);
+        std::vector<std::string> pargs;
+        for (const Var &v : part.func.args()) pargs.push_back(v.name());
+        if (!pargs.empty() && pargs[0] != u) vectorize_dim(pinit, pargs[0], g.vector_lanes);
+        StageRef pupd = w_.stage(part, 1, ps[1]);
+        std::vector<std::string> order;
+        for (const LoopVar &l : ps[1].loops) {
+            // The split's loops carry their parent's name as a prefix ("r$y.r$y_in").
+            const std::string name = l.name.substr(l.name.rfind('.') + 1);
+            if (name != u) order.push_back(name);
+        }
+        order.push_back(u);
+        w_.reorder(pupd, order);
+        w_.parallel(pupd, u);
+    }
+
+public:
+    int vector_bits_ = 128;
+};
+
+}  // namespace
+
+std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
+                                     const FuncRefLookup &ref, int vector_bits) {
+    GroupApplier a(dag, w, ref);
+    a.vector_bits_ = vector_bits;
+    return a.apply(g);
+}
+
+}  // namespace diet

@@ -1,0 +1,71 @@
+#include "space/Rules.h"
+
+namespace diet {
+
+const char *rule_name(RuleKind r) {
+    switch (r) {
+    case RuleKind::Inline: return "inline";
+    case RuleKind::Contraction: return "contraction micro-kernel";
+    case RuleKind::Extern: return "extern at root";
+    case RuleKind::TiledGroup: return "tiled group";
+    case RuleKind::UpdateLoops: return "update loops";
+    case RuleKind::RFactor: return "rfactor";
+    }
+    return "?";
+}
+
+const std::vector<RuleInfo> &rule_table() {
+    static const std::vector<RuleInfo> table = {
+        {RuleKind::Contraction, "contraction micro-kernel",
+         "a contraction recognized by FunctionDAG (acc += product of two producers over an RDom)",
+         "register-tiled micro-kernel per output tile, specialize() chain of tile variants, operand panels",
+         "register tile and vector width from the SIMD register file; task grain from the reduction extent "
+         "(MicroKernel.h; searched with the learned cost model)"},
+        {RuleKind::Inline, "inline",
+         "a pure Func, not an output, read pointwise by every consumer, or a wrapper of the inputs "
+         "(boundary conditions)",
+         "nothing: Halide inlines it into its consumers", "none"},
+        {RuleKind::Extern, "extern at root", "a define_extern stage", "compute_root", "none"},
+        {RuleKind::UpdateLoops, "update loops",
+         "a Func with update definitions (reductions, scans, scatters) that stays a group root",
+         "pure stage: dim 0 vectorized, outer pure loop parallel; each update: the pure loops moved "
+         "outside the reduction loops, dim 0 vectorized innermost when it is pure in the update, the "
+         "outermost pure loop parallel",
+         "vector lanes from the target's vector width and the Func's type"},
+        {RuleKind::RFactor, "rfactor",
+         "an update with no pure loop (a histogram's scatter) over a large, associative reduction",
+         "split the outermost reduction variable into chunks, rfactor the chunk index into a parallel "
+         "intermediate computed at root, merge the chunks in the original update",
+         "chunk length: the reduction extent at the representative shape over 4 x cores"},
+        {RuleKind::TiledGroup, "tiled group",
+         "a pure Func that stays a group root (an output, a Func read by several groups, a Func read "
+         "at data-dependent coordinates or whose consumers' group rejected it)",
+         "tile dims 0 and 1 (GuardWithIf outer tiles: loop partitioning keeps the steady state "
+         "guard-free), small outer dims inside the tile, tile rows fused with large outer dims and "
+         "parallel, dim 0 vectorized; members (producers merged into the group) computed per tile, "
+         "vectorized",
+         "members: greedy merging of producers, consumers first, when the arithmetic + memory-traffic "
+         "cost estimate does not grow (regions from Halide's bounds inference at the representative "
+         "shape; forced when the producer alone would exceed 2^31 bytes); tile: the candidate of "
+         "least estimated cost among tile widths of 2-32 vectors and heights 1-64 rows, the tile's "
+         "working set within half of L2"},
+    };
+    return table;
+}
+
+std::string describe(const GroupPlan &g) {
+    std::string s = std::string(rule_name(g.rule));
+    if (g.rule == RuleKind::TiledGroup) {
+        s += " " + (g.tile_x ? std::to_string(g.tile_x) : std::string("all")) + " x " +
+             (g.tile_y ? std::to_string(g.tile_y) : std::string("all"));
+        if (!g.members.empty()) {
+            s += ", computing per tile:";
+            for (const std::string &m : g.members) s += " " + m;
+        }
+    }
+    if (g.rule == RuleKind::RFactor) s += " of " + g.rfactor_rvar + " in chunks of " + std::to_string(g.rfactor_chunk);
+    if (!g.why.empty()) s += " (" + g.why + ")";
+    return s;
+}
+
+}  // namespace diet

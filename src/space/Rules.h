@@ -1,0 +1,46 @@
+// The rules that generate Diet's schedule space for every stage (TVM's sketch rules, held as
+// data). A reader finds here, in one table, which rule applies to which kind of stage, what it
+// does and where its parameters come from. plan_pipeline() applies them to a pipeline and
+// returns the stage groups with each group's rule and parameters (StagePlan.h).
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "space/Hardware.h"
+#include "space/StagePlan.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+struct RuleInfo {
+    RuleKind kind;
+    const char *name;
+    const char *applies_to;  // which stages
+    const char *does;        // the directives it produces
+    const char *parameters;  // its parameters, and where they come from
+};
+
+// Every rule, in the order the planner tries them on a Func.
+const std::vector<RuleInfo> &rule_table();
+
+struct PlanInputs {
+    const FunctionDAG *dag = nullptr;
+    const ShapeFamily *family = nullptr;
+    Shape shape;      // the shape the heuristic costs are evaluated at (the family's representative)
+    Shape largest;    // every shape variable at its largest value (allocation limits)
+    CpuLimits cpu;
+    std::set<std::string> contraction_funcs;  // scheduled by the micro-kernel rule
+};
+
+// The groups and rules for every Func of the pipeline that is neither a contraction's accumulator
+// nor its host, chosen by the analytic heuristic of each rule (named in its file under
+// space/rules/). Deterministic.
+PipelinePlan plan_pipeline(const PlanInputs &in);
+
+// One line per group for the user (rule, root, members, tile).
+std::string describe(const GroupPlan &g);
+
+}  // namespace diet

@@ -1,0 +1,129 @@
+// plan_pipeline: applies the rule table to every Func, consumers first (TVM's sketch generation
+// order): a Func is inlined, joins the tiled group of the one group that consumes it when the
+// tiled-group heuristic says fusing pays, or roots a group of its own under the rule its
+// definition calls for.
+#include "space/rules/RuleContext.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace diet {
+
+namespace {
+
+constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuses larger buffers
+
+bool has_constant_reductions(const FuncNode &n) {
+    for (const Halide::Internal::Definition &u : n.func.updates()) {
+        for (const Halide::Internal::ReductionVariable &rv : u.schedule().rvars()) {
+            if (!constant_value(rv.extent) || !constant_value(rv.min)) return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
+    std::set<std::string> all;
+    for (const FuncNode &n : dag.nodes()) {
+        all.insert(n.name);
+        if (inline_applies(n) && !in.contraction_funcs.count(n.name)) inlined.insert(n.name);
+    }
+    whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;
+    whole_largest = regions_required(dag, output_boxes(dag, *in.family, in.largest), all, in.largest);
+    const std::vector<FuncNode> &nodes = dag.nodes();
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        std::set<std::string> &f = feeds[it->name];
+        for (const std::string &c : it->consumers) {
+            if (inlined.count(c)) f.insert(feeds[c].begin(), feeds[c].end());
+            else f.insert(c);
+        }
+    }
+}
+
+int RuleContext::lanes_of(const FuncNode &n) const {
+    int bits = 8;
+    for (const Halide::Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
+    return std::max(1, in.cpu.vector_bits / bits);
+}
+
+PipelinePlan plan_pipeline(const PlanInputs &in) {
+    RuleContext cx(in);
+    const FunctionDAG &dag = *in.dag;
+    PipelinePlan plan;
+    plan.inlined.assign(cx.inlined.begin(), cx.inlined.end());
+    std::vector<GroupPlan> groups;
+    std::vector<double> cost;
+    std::map<std::string, size_t> group_of;
+    const std::vector<FuncNode> &nodes = dag.nodes();
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const FuncNode &n = *it;
+        if (cx.inlined.count(n.name) || in.contraction_funcs.count(n.name)) continue;
+        // Join the one group that consumes it?
+        std::set<size_t> consumer_groups;
+        bool all_grouped = !cx.feeds[n.name].empty();
+        for (const std::string &c : cx.feeds[n.name]) {
+            auto g = group_of.find(c);
+            if (g == group_of.end()) all_grouped = false;
+            else consumer_groups.insert(g->second);
+        }
+        const bool mergeable = !n.is_output && !n.is_extern && has_constant_reductions(n) && all_grouped &&
+                               consumer_groups.size() == 1 && groups[*consumer_groups.begin()].rule == RuleKind::TiledGroup;
+        if (mergeable) {
+            const size_t gi = *consumer_groups.begin();
+            GroupPlan &g = groups[gi];
+            std::vector<std::string> members = g.members;
+            members.push_back(n.name);
+            TileChoice t = choose_tile(cx, dag.node(g.root), members);
+            auto big = cx.whole_largest.find(n.name);
+            const bool too_big_alone = big != cx.whole_largest.end() && big->second.bounded &&
+                                       (double)big->second.size() * bytes_per_point(n) > kHalideAllocationLimit;
+            const double alone = n.has_updates() ? 0 : choose_tile(cx, n, {}).cost;
+            if (t.feasible && (too_big_alone || t.cost <= cost[gi] + alone + traffic_cost(cx, n))) {
+                g.members = members;
+                g.tile_x = t.tile_x;
+                g.tile_y = t.tile_y;
+                g.inner_dims = t.inner_dims;
+                cost[gi] = t.cost;
+                if (too_big_alone) g.why = "fused: " + n.name + " alone would exceed Halide's 2^31-byte buffer limit";
+                group_of[n.name] = gi;
+                continue;
+            }
+        }
+        GroupPlan g;
+        g.root = n.name;
+        double c = 0;
+        if (n.is_extern) {
+            g.rule = RuleKind::Extern;
+        } else if (n.has_updates()) {
+            g = plan_update_root(cx, n);
+        } else {
+            TileChoice t = choose_tile(cx, n, {});
+            g.rule = RuleKind::TiledGroup;
+            g.tile_x = t.tile_x;
+            g.tile_y = t.tile_y;
+            g.inner_dims = t.inner_dims;
+            g.vector_lanes = cx.lanes_of(n);
+            c = t.cost;
+        }
+        g.vector_lanes = cx.lanes_of(n);
+        group_of[n.name] = groups.size();
+        groups.push_back(g);
+        cost.push_back(c);
+    }
+    // Producers' groups first (the order directives are emitted in).
+    std::map<std::string, int> position;
+    for (size_t i = 0; i < nodes.size(); i++) position[nodes[i].name] = (int)i;
+    std::sort(groups.begin(), groups.end(),
+              [&](const GroupPlan &a, const GroupPlan &b) { return position[a.root] < position[b.root]; });
+    for (GroupPlan &g : groups) {
+        std::sort(g.members.begin(), g.members.end(),
+                  [&](const std::string &a, const std::string &b) { return position[a] < position[b]; });
+    }
+    plan.groups = groups;
+    return plan;
+}
+
+}  // namespace diet

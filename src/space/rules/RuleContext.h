@@ -1,0 +1,48 @@
+// What every rule of the planner reads: the pipeline, the shape the heuristics are evaluated at,
+// the hardware, and facts derived once (each Func's region over the whole pipeline, which Funcs
+// are inlined, whom a Func really feeds once inlined Funcs are looked through).
+#pragma once
+
+#include "analysis/Regions.h"
+#include "space/Rules.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace diet {
+
+struct RuleContext {
+    const PlanInputs &in;
+    const FunctionDAG &dag;
+    std::set<std::string> inlined;
+    std::map<std::string, ConstBox> whole;          // each Func's region at in.shape
+    std::map<std::string, ConstBox> whole_largest;  // ... at in.largest
+    std::map<std::string, std::set<std::string>> feeds;  // non-inlined consumers, through inlined Funcs
+
+    explicit RuleContext(const PlanInputs &in);
+    int lanes_of(const FuncNode &n) const;
+};
+
+// ---- the rules' heuristics (one file each under space/rules/) ----
+
+// Inline.cpp: whether the inline rule applies.
+bool inline_applies(const FuncNode &n);
+
+// Updates.cpp: the rule (UpdateLoops or RFactor) and parameters of a root with updates.
+GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
+
+// TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
+// (infinite when a member's per-tile region is unbounded).
+struct TileChoice {
+    int tile_x = 0, tile_y = 0;
+    std::vector<int> inner_dims;
+    double cost = 0;
+    bool feasible = false;
+};
+TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members);
+// The memory traffic (in operation-equivalents) a producer's own buffer costs: written once,
+// read back once, from DRAM when it does not fit the cores' caches.
+double traffic_cost(const RuleContext &cx, const FuncNode &n);
+
+}  // namespace diet

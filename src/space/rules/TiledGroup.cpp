@@ -1,0 +1,125 @@
+// The tiled-group rule's heuristic (named: "arithmetic + traffic", in the manner of Mullapudi et
+// al. 2016): a group's cost is the arithmetic it does, members' recomputation in the tiles'
+// overlaps included, plus per-tile and per-task overheads, divided by the parallel efficiency of
+// its tile rows; a working set beyond half of L2 doubles the members' cost. The tile of least
+// cost wins. Every parameter comes from the hardware (vector lanes, cores, L2) and the extents at
+// the representative shape, never from divisors of one shape: tiles are GuardWithIf splits, any
+// extent works.
+#include "space/rules/RuleContext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace diet {
+
+namespace {
+
+constexpr double kTaskOverheadOps = 5000;   // a thread-pool task: scheduling, wake-up
+constexpr double kTileOverheadOps = 64;     // a tile's loop setup
+constexpr double kMemberOverheadOps = 256;  // a member's allocation and bounds per tile
+constexpr int64_t kSmallInnerDim = 4;       // dims >= 2 up to this extent stay inside the tile
+constexpr double kOpsPerByteDram = 8;       // scalar ops one byte of DRAM traffic costs
+constexpr double kOpsPerByteCache = 2;      // ... of traffic that stays in the caches
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(b, 1); }
+
+ConstBox whole_or_default(const RuleContext &cx, const FuncNode &n) {
+    auto it = cx.whole.find(n.name);
+    if (it != cx.whole.end() && it->second.bounded && (int)it->second.extent.size() == n.dims()) return it->second;
+    ConstBox b;
+    for (int d = 0; d < n.dims(); d++) {
+        b.min.push_back(0);
+        b.extent.push_back(d < 2 ? 1024 : 1);
+    }
+    return b;
+}
+
+std::vector<int> tile_candidates(int64_t extent, const std::vector<int> &sizes) {
+    std::vector<int> c = {0};  // the whole dimension
+    for (int s : sizes) {
+        if (s < extent) c.push_back(s);
+    }
+    return c;
+}
+
+}  // namespace
+
+double traffic_cost(const RuleContext &cx, const FuncNode &n) {
+    const double bytes = (double)whole_or_default(cx, n).size() * bytes_per_point(n);
+    const double cache = (double)cx.in.cpu.l2_bytes * std::max(1, cx.in.cpu.cores);
+    return 2 * bytes * (bytes > cache ? kOpsPerByteDram : kOpsPerByteCache);
+}
+
+TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members) {
+    TileChoice best;
+    best.cost = std::numeric_limits<double>::infinity();
+    const ConstBox R = whole_or_default(cx, root);
+    const int dims = root.dims();
+    const int lanes = cx.lanes_of(root);
+    const int cores = std::max(1, cx.in.cpu.cores);
+    std::vector<int> inner_dims;
+    int64_t outer_slices = 1;
+    for (int d = 2; d < dims; d++) {
+        if (R.extent[d] <= kSmallInnerDim) inner_dims.push_back(d);
+        else outer_slices *= std::max<int64_t>(R.extent[d], 1);
+    }
+    std::vector<int> xs = {1}, ys = {0};
+    if (dims >= 1) {
+        xs = tile_candidates(R.extent[0], {2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes, 32 * lanes});
+    }
+    if (dims >= 2) ys = tile_candidates(R.extent[1], {1, 2, 4, 8, 16, 32, 64});
+    std::set<std::string> within(cx.inlined.begin(), cx.inlined.end());
+    within.insert(members.begin(), members.end());
+    const double root_ops = ops_per_point(root) * (double)R.size();
+    const double budget = (double)cx.in.cpu.l2_bytes / 2;
+    for (int tx : xs) {
+        for (int ty : ys) {
+            ConstBox tile = R;
+            const int64_t ex = dims >= 1 ? (tx ? std::min<int64_t>(tx, R.extent[0]) : R.extent[0]) : 1;
+            const int64_t ey = dims >= 2 ? (ty ? std::min<int64_t>(ty, R.extent[1]) : R.extent[1]) : 1;
+            if (dims >= 1) tile.extent[0] = ex;
+            if (dims >= 2) tile.extent[1] = ey;
+            for (int d = 2; d < dims; d++) {
+                if (std::find(inner_dims.begin(), inner_dims.end(), d) == inner_dims.end()) tile.extent[d] = 1;
+            }
+            const int64_t tiles_x = dims >= 1 ? ceil_div(R.extent[0], ex) : 1;
+            const int64_t tiles_y = dims >= 2 ? ceil_div(R.extent[1], ey) : 1;
+            const int64_t tasks = tiles_y * outer_slices;
+            const double tiles = (double)tiles_x * (double)tasks;
+            double member_ops = 0, footprint = 0;
+            bool bounded = true;
+            if (!members.empty()) {
+                std::map<std::string, ConstBox> regions = regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape);
+                for (const std::string &m : members) {
+                    auto it = regions.find(m);
+                    if (it == regions.end()) continue;  // not needed by this root after all
+                    if (!it->second.bounded) {
+                        bounded = false;
+                        break;
+                    }
+                    const FuncNode &mn = cx.dag.node(m);
+                    member_ops += ops_per_point(mn) * (double)it->second.size() * tiles;
+                    footprint += (double)it->second.size() * bytes_per_point(mn);
+                }
+            }
+            if (!bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
+            if (footprint > budget) member_ops *= 2;
+            const double vector_waste = dims >= 1 ? (double)ceil_div(ex, lanes) * lanes / (double)ex : 1;
+            const double overhead = tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) +
+                                    (double)tasks * kTaskOverheadOps;
+            const double efficiency = (double)tasks / ((double)ceil_div(tasks, cores) * cores);
+            const double cost = ((root_ops + member_ops) * vector_waste + overhead) / (efficiency * cores);
+            if (cost < best.cost) {
+                best.cost = cost;
+                best.tile_x = tx;
+                best.tile_y = ty;
+                best.feasible = true;
+            }
+        }
+    }
+    best.inner_dims = inner_dims;
+    return best;
+}
+
+}  // namespace diet
