@@ -20,10 +20,13 @@
 #   --build-timeout S   per-variant build limit (default 900 s)
 #   --build-mem-kb K    per-variant virtual memory cap, ulimit -v (default 8000000)
 #   --run-timeout S     per-run limit in the runner (default 300 s)
+#   --rebuild           regenerate every selected variant (otherwise an up-to-date variant is not
+#                       rebuilt and keeps the build time recorded when it was)
 #
 # Build directory: build-pipelines/ (DIET_PIPELINES_BUILD to change). Results go to
 # apps/results/cpu/pipelines/ (DIET_PIPELINES_OUT to change): build.csv (seconds and status per
-# variant), raw.csv (one row per pipeline, shape and system), <mode>.md, summary.md, plots.
+# variant), raw.csv (one row per pipeline, shape and system; raw_smoke.csv for --mode smoke),
+# <mode>.md, <mode>_ratio.csv, summary.md, plots.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -39,6 +42,7 @@ build_mem_kb=8000000
 run_timeout=300
 do_build=1
 do_run=1
+rebuild=0
 while (($#)); do
     case "$1" in
         --pipelines) pipelines=$2; shift 2 ;;
@@ -50,6 +54,7 @@ while (($#)); do
         --build-mem-kb) build_mem_kb=$2; shift 2 ;;
         --run-timeout) run_timeout=$2; shift 2 ;;
         --build-only) do_run=0; shift ;;
+        --rebuild) rebuild=1; shift ;;
         --run-only) do_build=0; shift ;;
         -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -82,10 +87,17 @@ if ((do_build)); then
             t=plm_${p}_${s}
             log=$out/logs/build_${p}_${s}.log
             rm -f "$modules/$t.so"
+            if ((rebuild)); then
+                rm -f "$build/apps/pipelines/pl_${p}_${s}".{o,h,schedule.h}
+            fi
             env_prefix=()
             if [[ $s == diet_tuned ]]; then
                 env_prefix=(env HL_DIET_TRIALS="${DIET_TUNED_TRIALS:-64}" HL_DIET_LOG="$out/logs/${p}_diet_tuned.tuning.jsonl")
             fi
+            # Dependencies first, untimed and uncapped: the plugin (rebuilt if src/ changed since
+            # the step above) and the generator, so that the time below is the variant's own.
+            cmake --build "$build" -j "$jobs" --target autoschedule_diet "pl_${p}.generator" \
+                >>"$out/logs/build_common.log" 2>&1 || { tail -40 "$out/logs/build_common.log"; exit 1; }
             start=$(date +%s.%N)
             timeout --kill-after=30 "$build_timeout" bash -c \
                 'ulimit -v '"$build_mem_kb"'; exec "$@"' _ "${env_prefix[@]}" \
@@ -105,7 +117,13 @@ if ((do_build)); then
                          grep -m1 -i -E 'error|terminate|bad_alloc|assert|killed|segmentation|abort|memory' |
                          tr ',"' ';' | cut -c1-160)
                 status="failed: ${reason:-build exited with $rc}"
+                if [[ $reason == *bad_alloc* || $reason == *[Mm]emory* || $reason == *Killed* ]]; then
+                    status="$status (out of memory under ulimit -v $build_mem_kb KB)"
+                fi
                 rm -f "$modules/$t.so"
+            if ((rebuild)); then
+                rm -f "$build/apps/pipelines/pl_${p}_${s}".{o,h,schedule.h}
+            fi
             fi
             echo "$p,$s,$status,$secs" >"$stamps/$t"
             printf '   %-16s %-14s %8s s  %s\n' "$p" "$s" "$secs" "$status"
@@ -124,7 +142,7 @@ if ((do_run)); then
         *) echo "unknown mode $mode" >&2; exit 2 ;;
     esac
     raw=$out/raw.csv
-    [[ $mode == smoke ]] && raw=$out/smoke.csv
+    [[ $mode == smoke ]] && raw=$out/raw_smoke.csv
     rm -f "$raw"
     for m in "${runs[@]}"; do
         shapes=$m; r=$rounds

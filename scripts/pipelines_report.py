@@ -5,7 +5,7 @@
 
 RAW_CSV: pipelines_runner rows (tag,pipeline,width,height,system,status,median_ms,...).
 BUILD_CSV: pipeline,system,status,build_s (may be missing).
-Writes OUT_DIR/<tag>.md and <tag>.csv per tag (estimate, dynamic, smoke), build.md, summary.md,
+Writes OUT_DIR/<tag>.md and <tag>_ratio.csv (the plotted ratios) per tag (estimate, dynamic, smoke), build.md, summary.md,
 and <tag>.png through gnuplot when it is installed.
 """
 import csv
@@ -109,7 +109,7 @@ def main():
         with open(os.path.join(out, tag + ".md"), "w") as f:
             f.write("\n".join(md) + "\n")
         # Plot data: one row per (pipeline, shape), one column per system (ratio to hand).
-        data = os.path.join(out, tag + ".csv")
+        data = os.path.join(out, tag + "_ratio.csv")
         with open(data, "w") as f:
             f.write("case," + ",".join(others) + "\n")
             for k in keys:

@@ -51,22 +51,23 @@ public:
         output.set_estimates({{0, w}, {0, h}, {0, CO}, {0, N}});
 
         if (!auto_schedule) {
-            // Register blocking: 2 vectors along x times 4 output channels (8 accumulators) are
+            // Register blocking: 2 vectors along x times 8 output channels (16 accumulators) are
             // updated over the whole reduction (ci, ky, kx): each input vector is loaded once and
-            // used for 4 output channels, each filter tap is broadcast. Tasks: (row, group of 4
-            // output channels, image), in parallel. ShiftInwards tails: W >= 2 vectors (the
-            // range starts at 32) and CO >= 4.
+            // used for 8 output channels, each filter tap is broadcast. Tasks: (row, image), in
+            // parallel; each task first copies the 3 input rows it needs (all channels, zero
+            // padding applied) so that the reduction's loads have no boundary test.
+            // ShiftInwards tails: W >= 2 vectors (the range starts at 32) and CO >= 8.
             const int vec = natural_vector_size<float>();
             Var xo{"xo"}, xi{"xi"}, coo{"coo"}, coi{"coi"}, t{"t"};
             output.split(x, xo, xi, 2 * vec)
-                .split(co, coo, coi, 4)
-                .reorder(xi, coi, xo, y, coo, n)
+                .split(co, coo, coi, 8)
+                .reorder(xi, coi, xo, coo, y, n)
                 .vectorize(xi, vec)
                 .unroll(xi)
                 .unroll(coi)
-                .fuse(y, coo, t)
-                .fuse(t, n, t)
+                .fuse(y, n, t)
                 .parallel(t);
+            padded.compute_at(output, t).vectorize(padded.args()[0], vec);
             conv.compute_at(output, xo).vectorize(x, vec).unroll(x).unroll(co);
             conv.update()
                 .reorder(x, co, r.x, r.y, r.z, y, n)
