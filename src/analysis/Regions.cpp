@@ -1,6 +1,8 @@
 #include "analysis/Regions.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace diet {
 
@@ -16,9 +18,29 @@ int64_t ConstBox::size() const {
 
 namespace {
 
+// An input buffer's min/extent (input.dim(1).extent() in an RDom, say) replaced by its estimate,
+// so that sizes written in terms of the input's shape become numbers too.
+class InputExtentsAsEstimates : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (!op->param.defined() || !op->param.is_buffer()) return op;
+        const std::string &n = op->name;
+        for (const char *field : {".extent.", ".min."}) {
+            const size_t at = n.rfind(field);
+            if (at == std::string::npos || n.compare(0, at, op->param.name()) != 0) continue;
+            const int d = std::atoi(n.c_str() + at + std::strlen(field));
+            if (d < 0 || d >= op->param.dimensions()) continue;
+            Expr est = std::string(field) == ".extent." ? op->param.extent_constraint_estimate(d)
+                                                         : op->param.min_constraint_estimate(d);
+            if (est.defined()) return cast(op->type, mutate(est));
+        }
+        return op;
+    }
+};
+
 std::optional<int64_t> bound_at(const Expr &e, const Shape &shape) {
     if (!e.defined()) return std::nullopt;
-    return constant_value(ShapeFamily::bind(e, shape));
+    return constant_value(ShapeFamily::bind(InputExtentsAsEstimates().mutate(e), shape));
 }
 
 // `into` grows to cover `b`.
@@ -169,6 +191,57 @@ double ops_per_point(const FuncNode &n) {
         total += std::max(1.0, cu.ops) * trips;
     }
     return total;
+}
+
+double work_for_region(const FuncNode &n, const ConstBox &required, const Shape &shape, ConstBox *computed) {
+    ConstBox box = required;
+    double update_work = 0;
+    const std::vector<std::string> &args = n.func.args();
+    for (const Definition &u : n.func.updates()) {
+        Scope<Interval> scope;
+        for (size_t d = 0; d < args.size() && d < required.min.size(); d++) {
+            scope.push(args[d], Interval(Expr((int32_t)required.min[d]),
+                                         Expr((int32_t)(required.min[d] + required.extent[d] - 1))));
+        }
+        double iterations = 1;
+        for (const ReductionVariable &rv : u.schedule().rvars()) {
+            scope.push(rv.var, Interval(rv.min, simplify(rv.min + rv.extent - 1)));
+            std::optional<int64_t> e = bound_at(rv.extent, shape);
+            if (!e) {
+                box.bounded = false;
+                break;
+            }
+            iterations *= (double)std::max<int64_t>(*e, 0);
+        }
+        if (!box.bounded) break;
+        ConstBox written;
+        for (size_t d = 0; d < u.args().size(); d++) {
+            Interval i = bounds_of_expr_in_scope(u.args()[d], scope);
+            const Variable *v = u.args()[d].as<Variable>();
+            if (v && v->name == args[d] && d < required.extent.size()) iterations *= (double)required.extent[d];
+            std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape) : std::nullopt;
+            std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape) : std::nullopt;
+            if (!lo || !hi) {
+                written.bounded = false;
+                continue;
+            }
+            written.min.push_back(*lo);
+            written.extent.push_back(*hi - *lo + 1);
+        }
+        if (!written.bounded) {
+            box.bounded = false;
+            break;
+        }
+        merge_into(box, written);
+        OpCounter c;
+        for (const Expr &e : exprs_of(u)) e.accept(&c);
+        update_work += std::max(1.0, c.ops) * iterations;
+    }
+    if (computed) *computed = box;
+    if (!box.bounded) return 0;
+    OpCounter c;
+    for (const Expr &e : n.func.definition().values()) e.accept(&c);
+    return std::max(1.0, c.ops) * (double)box.size() + update_work;
 }
 
 int bytes_per_point(const FuncNode &n) {

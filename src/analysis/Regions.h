@@ -37,6 +37,12 @@ std::map<std::string, ConstBox> output_boxes(const FunctionDAG &dag, const Shape
 // extent when constant). A coarse measure of how much recomputing a point costs.
 double ops_per_point(const FuncNode &n);
 
+// The work of computing `required` of a Func (ops of its pure definition over the region it
+// computes, plus each update's ops per iteration times its iterations: a scan's reduction domain
+// runs whole whatever region is required). `computed` receives the region computed (required
+// grown by the updates' writes); unbounded when some update bound is unknown.
+double work_for_region(const FuncNode &n, const ConstBox &required, const Shape &shape, ConstBox *computed);
+
 // Bytes of one point (all Tuple elements).
 int bytes_per_point(const FuncNode &n);
 

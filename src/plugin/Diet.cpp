@@ -10,6 +10,7 @@
 #include "schedule/Instantiate.h"
 #include "schedule/ApplySchedule.h"
 #include "schedule/ScheduleWriter.h"
+#include "search/PlanSearch.h"
 #include "search/Tuner.h"
 #include "space/Hardware.h"
 #include "space/HostCpu.h"
@@ -162,13 +163,19 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         pin.dag = &dag;
         pin.family = &family;
         pin.shape = family.representative();
-        for (const ShapeVar &v : family.vars) pin.largest[v.name] = v.values.back();
+        for (const ShapeVar &v : family.vars) {
+            pin.largest[v.name] = v.values.back();
+            pin.smallest[v.name] = v.values.front();
+        }
         pin.cpu = cpu;
         for (const KernelChoice &k : kernels) pin.contraction_funcs.insert({k.pattern.acc, k.pattern.host});
         plan = plan_pipeline(pin);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::cerr << "[diet] stage rules: " << plan.groups.size() << " group(s), " << plan.inlined.size()
                   << " inlined Func(s), planned in " << secs << " s\n";
+        if (opts.trials > 0 && !plan.groups.empty()) {
+            plan = search_plan(outputs, kernels, plan, training, target, cpu, opts);
+        }
     }
 
     const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family.representative());

@@ -11,6 +11,8 @@ using StageRef = ScheduleWriter::StageRef;
 
 namespace {
 
+constexpr int kVectorsPerReductionStep = 4;
+
 class GroupApplier {
 public:
     GroupApplier(const FunctionDAG &dag, ScheduleWriter &w, const FuncRefLookup &ref) : dag_(dag), w_(w), ref_(ref) {}
@@ -41,9 +43,10 @@ private:
 
     // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
     // replace `v`, innermost first.
-    std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes) {
+    std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
+                                           TailStrategy tail = TailStrategy::GuardWithIf) {
         if (lanes <= 1) return {v};
-        w_.split(st, v, v + "_vo", v + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.split(st, v, v + "_vo", v + "_vi", lanes, tail);
         w_.vectorize(st, v + "_vi");
         return {v + "_vi", v + "_vo"};
     }
@@ -56,18 +59,35 @@ private:
         std::vector<std::string> order, tile_loops, outer;
         std::string x_in = x;
         if (g.tile_x > 0) {
-            w_.split(st, x, x + "_o", x + "_i", g.tile_x, TailStrategy::GuardWithIf);
+            // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile
+            // inwards stays inside the data.
+            w_.split(st, x, x + "_o", x + "_i", g.tile_x, TailStrategy::ShiftInwards);
             x_in = x + "_i";
         }
-        order = vectorize_dim(st, x_in, g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1);
+        order = vectorize_dim(st, x_in, g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1, tail_of(g, n.name));
         if (args.size() >= 2) {
             const std::string y = args[1];
             if (g.tile_y > 0) {
-                w_.split(st, y, y + "_o", y + "_i", g.tile_y, TailStrategy::GuardWithIf);
+                w_.split(st, y, y + "_o", y + "_i", g.tile_y,
+                         g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
                 order.push_back(y + "_i");
                 outer.push_back(y + "_o");
             } else {
                 order.push_back(y);
+            }
+            if (g.transpose_blocks && g.vector_lanes > 1) {
+                // Vector x vector blocks inside the tile: the rows of a block unrolled.
+                const std::string yin = order.back();
+                if (g.tile_y == g.vector_lanes) {
+                    order.pop_back();
+                    order.insert(order.begin() + 1, yin);
+                    w_.unroll(st, yin);
+                } else {
+                    w_.split(st, yin, yin + "_b", yin + "_r", g.vector_lanes, TailStrategy::GuardWithIf);
+                    order.back() = yin + "_b";
+                    order.insert(order.begin() + 1, yin + "_r");
+                    w_.unroll(st, yin + "_r");
+                }
             }
         }
         for (size_t d = 2; d < args.size(); d++) {
@@ -91,10 +111,16 @@ private:
         } else if (g.tile_x > 0) {
             w_.parallel(st, x + "_o");
         }
-        for (const std::string &m : g.members) member(m, root, tile_var, n.name);
+        for (const std::string &m : g.members) member(m, root, tile_var, n.name, tail_of(g, m));
     }
 
-    void member(const std::string &name, FuncRef &root, const std::string &tile_var, const std::string &root_name) {
+    static TailStrategy tail_of(const GroupPlan &g, const std::string &f) {
+        const bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
+        return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+    }
+
+    void member(const std::string &name, FuncRef &root, const std::string &tile_var, const std::string &root_name,
+                TailStrategy tail) {
         const FuncNode &m = dag_.node(name);
         FuncRef &mf = ref_(name);
         if (tile_var.empty()) {
@@ -105,7 +131,7 @@ private:
         const int lanes = lanes_of(m);
         for (const StageNode &s : m.stages) {
             StageRef st = w_.stage(mf, s.index, s);
-            if (s.index == 0) pure_loops(st, m, lanes, false);
+            if (s.index == 0) pure_loops(st, m, lanes, false, tail);
             else update_loops(st, s, m, lanes, false);
         }
         notes_.push_back("Func " + name + ": computed per tile of " + root_name +
@@ -119,11 +145,25 @@ private:
         return std::max(1, vector_bits_ / bits);
     }
 
-    void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel) {
+    void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
+                    TailStrategy tail = TailStrategy::GuardWithIf) {
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
-        vectorize_dim(st, args[0], lanes);
-        if (parallel && args.size() >= 2) w_.parallel(st, args.back());
+        vectorize_dim(st, args[0], lanes, tail);
+        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0");
+    }
+
+    // The loops `outer` (innermost first, adjacent, outermost of the stage) fused into one
+    // parallel loop: a small outer dimension alone (3 colour channels) cannot feed the cores.
+    void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base) {
+        if (outer.empty()) return;
+        std::string par = outer[0];
+        for (size_t i = 1; i < outer.size(); i++) {
+            const std::string fused = base + "_par" + std::to_string(i);
+            w_.fuse(st, par, outer[i], fused);
+            par = fused;
+        }
+        w_.parallel(st, par);
     }
 
     // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
@@ -139,7 +179,11 @@ private:
         std::vector<std::string> outer;
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
-                std::vector<std::string> v = vectorize_dim(st, x, lanes);
+                // Each step of the reduction loops works on several vectors of a row: a scan down
+                // the columns of a row-major buffer walks one page per row, so a step should use
+                // more than one cache line of it (and the vectors are independent accumulators).
+                const int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
+                std::vector<std::string> v = vectorize_dim(st, x, width);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
             } else {
@@ -149,7 +193,7 @@ private:
         order.insert(order.end(), rvars.begin(), rvars.end());
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(st, order);
-        if (parallel) w_.parallel(st, order.back());
+        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index));
     }
 
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {

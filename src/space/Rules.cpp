@@ -53,6 +53,17 @@ const std::vector<RuleInfo> &rule_table() {
     return table;
 }
 
+std::string plan_key(const PipelinePlan &p) {
+    auto base = [](const std::string &n) { return n.substr(0, n.find('$')); };
+    std::string s;
+    for (const GroupPlan &g : p.groups) {
+        s += (s.empty() ? "" : ";") + base(g.root) + ":" + rule_name(g.rule);
+        if (g.rule == RuleKind::TiledGroup) s += " " + std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y);
+        for (const std::string &m : g.members) s += "+" + base(m);
+    }
+    return s;
+}
+
 std::string describe(const GroupPlan &g) {
     std::string s = std::string(rule_name(g.rule));
     if (g.rule == RuleKind::TiledGroup) {

@@ -31,6 +31,7 @@ struct PlanInputs {
     const ShapeFamily *family = nullptr;
     Shape shape;      // the shape the heuristic costs are evaluated at (the family's representative)
     Shape largest;    // every shape variable at its largest value (allocation limits)
+    Shape smallest;   // ... at its smallest value (which vector tails may shift inwards)
     CpuLimits cpu;
     std::set<std::string> contraction_funcs;  // scheduled by the micro-kernel rule
 };

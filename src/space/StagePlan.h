@@ -4,6 +4,7 @@
 // a search mutates it (a group's tile, a member moved out of its group) and re-applies it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ enum class RuleKind {
 
 const char *rule_name(RuleKind r);
 
+struct PipelinePlan;
+// A stable text of the plan's decisions (Halide's "$n" suffixes dropped): a measurement's label.
+std::string plan_key(const PipelinePlan &p);
+
 struct GroupPlan {
     std::string root;
     RuleKind rule = RuleKind::TiledGroup;
@@ -27,18 +32,43 @@ struct GroupPlan {
     std::vector<std::string> members;
     // TiledGroup: tile extents along the root's dimensions 0 and 1 (0: the whole dimension).
     int tile_x = 0, tile_y = 0;
+    // The tile's rows may be a ShiftInwards split (tile_y within dim 1 at the smallest shape).
+    bool tile_y_shift = false;
+    // A root that reads a producer transposed (dims 0 and 1 swapped): vector x vector tiles, the
+    // rows unrolled, so Halide loads whole vectors of the producer and transposes them in
+    // registers instead of gathering one element per lane.
+    bool transpose_blocks = false;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
     // RFactor: the reduction variable split into `rfactor_chunk`-long chunks, one per parallel task.
     std::string rfactor_rvar;
     int rfactor_chunk = 0;
     int vector_lanes = 1;
+    // Funcs of the group (root or members) whose pure dim-0 vector split may shift its last vector
+    // inwards (ShiftInwards): at the family's smallest shape each is still at least a vector wide,
+    // so the shifted vector stays inside the data. Halide then partitions the loop (and a boundary
+    // condition's clamps) into a dense steady state; a GuardWithIf vector tail left the guard and
+    // the clamps (gathers) inside the innermost loop. The others keep GuardWithIf.
+    std::vector<std::string> shift_inwards;
     std::string why;  // one line for the user: what the rule does here and why
+};
+
+// What a search needs to change a plan and keep it valid, per non-inlined Func.
+struct FuncFacts {
+    int position = 0;            // in the DAG's producers-first order
+    int lanes = 1;               // vector lanes of its widest type
+    int64_t narrowest_x = 0;     // dim 0 (dim 1) at the family's smallest shape; 0: unknown
+    int64_t narrowest_y = 0;
+    bool pure = true;            // no update definitions
+    bool output = false;
+    std::vector<std::string> feeds;      // its non-inlined consumers (through inlined Funcs)
+    std::vector<std::string> producers;  // its non-inlined producers (through inlined Funcs)
 };
 
 struct PipelinePlan {
     std::vector<std::string> inlined;
     std::vector<GroupPlan> groups;  // producers' groups before consumers'
+    std::map<std::string, FuncFacts> facts;
     const GroupPlan *group_of_root(const std::string &root) const {
         for (const GroupPlan &g : groups) {
             if (g.root == root) return &g;

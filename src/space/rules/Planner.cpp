@@ -13,14 +13,6 @@ namespace {
 
 constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuses larger buffers
 
-bool has_constant_reductions(const FuncNode &n) {
-    for (const Halide::Internal::Definition &u : n.func.updates()) {
-        for (const Halide::Internal::ReductionVariable &rv : u.schedule().rvars()) {
-            if (!constant_value(rv.extent) || !constant_value(rv.min)) return false;
-        }
-    }
-    return true;
-}
 
 }  // namespace
 
@@ -33,6 +25,9 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;
     whole_largest = regions_required(dag, output_boxes(dag, *in.family, in.largest), all, in.largest);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.largest)) whole_largest[name] = box;
+    whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
     const std::vector<FuncNode> &nodes = dag.nodes();
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
         std::set<std::string> &f = feeds[it->name];
@@ -47,6 +42,45 @@ int RuleContext::lanes_of(const FuncNode &n) const {
     int bits = 8;
     for (const Halide::Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
     return std::max(1, in.cpu.vector_bits / bits);
+}
+
+namespace {
+
+// Whether the pure definition reads some Func with the root's first two variables swapped.
+bool reads_transposed(const FuncNode &n) {
+    if (n.dims() < 2 || n.has_updates() || !n.func.has_pure_definition()) return false;
+    const std::string x = n.func.args()[0], y = n.func.args()[1];
+    struct Finder : Halide::Internal::IRVisitor {
+        std::string x, y;
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *c) override {
+            if (c->call_type == Halide::Internal::Call::Halide && c->args.size() >= 2) {
+                const auto *a0 = c->args[0].as<Halide::Internal::Variable>();
+                const auto *a1 = c->args[1].as<Halide::Internal::Variable>();
+                found |= a0 && a1 && a0->name == y && a1->name == x;
+            }
+            IRVisitor::visit(c);
+        }
+    } f;
+    f.x = x;
+    f.y = y;
+    for (const Halide::Expr &e : n.func.definition().values()) e.accept(&f);
+    return f.found;
+}
+
+int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
+    auto it = cx.whole_smallest.find(f);
+    if (it == cx.whole_smallest.end() || !it->second.bounded || (int)it->second.extent.size() <= dim) return 0;
+    return it->second.extent[dim];
+}
+
+}  // namespace
+
+bool RuleContext::vector_fits_smallest(const FuncNode &n) const {
+    auto it = whole_smallest.find(n.name);
+    return n.dims() >= 1 && it != whole_smallest.end() && it->second.bounded && !it->second.extent.empty() &&
+           it->second.extent[0] >= lanes_of(n);
 }
 
 PipelinePlan plan_pipeline(const PlanInputs &in) {
@@ -69,7 +103,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             if (g == group_of.end()) all_grouped = false;
             else consumer_groups.insert(g->second);
         }
-        const bool mergeable = !n.is_output && !n.is_extern && has_constant_reductions(n) && all_grouped &&
+        const bool mergeable = !n.is_output && !n.is_extern && all_grouped &&
                                consumer_groups.size() == 1 && groups[*consumer_groups.begin()].rule == RuleKind::TiledGroup;
         if (mergeable) {
             const size_t gi = *consumer_groups.begin();
@@ -122,7 +156,44 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         std::sort(g.members.begin(), g.members.end(),
                   [&](const std::string &a, const std::string &b) { return position[a] < position[b]; });
     }
+    for (GroupPlan &g : groups) {
+        if (g.rule != RuleKind::TiledGroup) continue;
+        const FuncNode &root = dag.node(g.root);
+        const int lanes = cx.lanes_of(root);
+        if (reads_transposed(root)) {
+            g.transpose_blocks = true;
+            if (g.members.empty()) {
+                g.tile_x = lanes <= smallest_extent(cx, g.root, 0) ? lanes : 0;
+                g.tile_y = lanes;
+            }
+            g.why = "reads a producer transposed: vector x vector blocks";
+        }
+        g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1);
+        std::vector<std::string> funcs = g.members;
+        funcs.push_back(g.root);
+        for (const std::string &f : funcs) {
+            if (cx.vector_fits_smallest(dag.node(f))) g.shift_inwards.push_back(f);
+        }
+    }
     plan.groups = groups;
+    for (const FuncNode &n : nodes) {
+        if (cx.inlined.count(n.name) || in.contraction_funcs.count(n.name)) continue;
+        FuncFacts f;
+        f.position = position[n.name];
+        f.lanes = cx.lanes_of(n);
+        f.narrowest_x = smallest_extent(cx, n.name, 0);
+        f.narrowest_y = smallest_extent(cx, n.name, 1);
+        f.pure = !n.has_updates();
+        f.output = n.is_output;
+        f.feeds.assign(cx.feeds[n.name].begin(), cx.feeds[n.name].end());
+        plan.facts[n.name] = f;
+    }
+    for (auto &[name, f] : plan.facts) {
+        for (const std::string &c : f.feeds) {
+            auto it = plan.facts.find(c);
+            if (it != plan.facts.end()) it->second.producers.push_back(name);
+        }
+    }
     return plan;
 }
 

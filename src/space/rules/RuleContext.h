@@ -18,10 +18,13 @@ struct RuleContext {
     std::set<std::string> inlined;
     std::map<std::string, ConstBox> whole;          // each Func's region at in.shape
     std::map<std::string, ConstBox> whole_largest;  // ... at in.largest
+    std::map<std::string, ConstBox> whole_smallest;  // ... at in.smallest
     std::map<std::string, std::set<std::string>> feeds;  // non-inlined consumers, through inlined Funcs
 
     explicit RuleContext(const PlanInputs &in);
     int lanes_of(const FuncNode &n) const;
+    // Whether a vector of the Func's lanes fits its dim 0 at the smallest shape (ShiftInwards safe).
+    bool vector_fits_smallest(const FuncNode &n) const;
 };
 
 // ---- the rules' heuristics (one file each under space/rules/) ----

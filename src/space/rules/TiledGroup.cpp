@@ -21,6 +21,10 @@ constexpr double kMemberOverheadOps = 256;  // a member's allocation and bounds 
 constexpr int64_t kSmallInnerDim = 4;       // dims >= 2 up to this extent stay inside the tile
 constexpr double kOpsPerByteDram = 8;       // scalar ops one byte of DRAM traffic costs
 constexpr double kOpsPerByteCache = 2;      // ... of traffic that stays in the caches
+// A member's buffer is allocated per tile: glibc's malloc serves blocks beyond its mmap threshold
+// (128 KiB) with fresh pages, faulted in again for every tile (20% of unsharp's time). Tiles whose
+// members need more are not candidates.
+constexpr double kMaxMemberBytesPerTile = 128 * 1024;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(b, 1); }
 
@@ -66,7 +70,16 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
     }
     std::vector<int> xs = {1}, ys = {0};
     if (dims >= 1) {
-        xs = tile_candidates(R.extent[0], {2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes, 32 * lanes});
+        // Tiles along dim 0 are ShiftInwards splits (a guarded one would leave its guard, and a
+        // boundary condition's clamps, inside the vectorized loop): no wider than dim 0 at the
+        // family's smallest shape.
+        auto small = cx.whole_smallest.find(root.name);
+        const int64_t narrowest = small != cx.whole_smallest.end() && small->second.bounded && !small->second.extent.empty()
+                                      ? small->second.extent[0] : 0;
+        xs = {0};  // the whole row
+        for (int t : tile_candidates(R.extent[0], {2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes, 32 * lanes})) {
+            if (t > 0 && t <= narrowest) xs.push_back(t);
+        }
     }
     if (dims >= 2) ys = tile_candidates(R.extent[1], {1, 2, 4, 8, 16, 32, 64});
     std::set<std::string> within(cx.inlined.begin(), cx.inlined.end());
@@ -86,9 +99,12 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
             const int64_t tiles_x = dims >= 1 ? ceil_div(R.extent[0], ex) : 1;
             const int64_t tiles_y = dims >= 2 ? ceil_div(R.extent[1], ey) : 1;
             const int64_t tasks = tiles_y * outer_slices;
+            // A tile that leaves cores idle, where the root has rows enough to feed them all, is
+            // not a candidate: fusing must not cost the parallel loop.
+            if (tasks < cores && (dims >= 2 ? R.extent[1] : 1) * outer_slices >= cores) continue;
             const double tiles = (double)tiles_x * (double)tasks;
             double member_ops = 0, footprint = 0;
-            bool bounded = true;
+            bool bounded = true, too_big = false;
             if (!members.empty()) {
                 std::map<std::string, ConstBox> regions = regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape);
                 for (const std::string &m : members) {
@@ -99,11 +115,20 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
                         break;
                     }
                     const FuncNode &mn = cx.dag.node(m);
-                    member_ops += ops_per_point(mn) * (double)it->second.size() * tiles;
-                    footprint += (double)it->second.size() * bytes_per_point(mn);
+                    ConstBox computed;
+                    const double work = work_for_region(mn, it->second, cx.in.shape, &computed);
+                    if (!computed.bounded) {
+                        bounded = false;
+                        break;
+                    }
+                    member_ops += work * tiles;
+                    const double bytes = (double)computed.size() * bytes_per_point(mn);
+                    if (bytes > kMaxMemberBytesPerTile) too_big = true;
+                    footprint += bytes;
                 }
             }
             if (!bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
+            if (too_big) continue;
             if (footprint > budget) member_ops *= 2;
             const double vector_waste = dims >= 1 ? (double)ceil_div(ex, lanes) * lanes / (double)ex : 1;
             const double overhead = tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) +
