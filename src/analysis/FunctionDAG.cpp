@@ -62,6 +62,15 @@ CallCollector calls_in(const Expr &e) {
 
 }  // namespace
 
+std::vector<int> MatmulPattern::kernel_dims() const {
+    std::vector<int> dims = {0};
+    if (acc_arg_of_host_dim.size() > 1) dims.push_back(row_dim);
+    for (int d = 1; d < (int)acc_arg_of_host_dim.size(); d++) {
+        if (d != row_dim) dims.push_back(d);
+    }
+    return dims;
+}
+
 std::optional<int64_t> constant_value(const Expr &e) {
     Expr s = simplify(cast<int64_t>(e));  // keep the Expr alive while reading its value
     const int64_t *v = as_const_int(s);
@@ -73,6 +82,45 @@ namespace {
 bool is_var_named(const Expr &e, const std::string &name) {
     const Variable *v = e.as<Variable>();
     return v && v->name == name;
+}
+
+bool call_uses_var(const Call *c, const std::string &var) {
+    for (const Expr &a : c->args) {
+        if (expr_uses_var(a, var)) return true;
+    }
+    return false;
+}
+
+// Whether a Func only copies another Func or buffer at its own coordinates (an input's "_im").
+bool is_plain_copy(const Function &f) {
+    if (f.has_update_definition() || f.outputs() != 1 || !f.has_pure_definition()) return false;
+    const Call *c = f.values()[0].as<Call>();
+    if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image) || c->args.size() != f.args().size()) {
+        return false;
+    }
+    for (size_t i = 0; i < c->args.size(); i++) {
+        if (!is_var_named(c->args[i], f.args()[i])) return false;
+    }
+    return true;
+}
+
+// MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
+// operand that does not move with the vectors, and by no operand that does (so each vector loaded
+// is reused across the rows, each broadcast across the vectors). 1 when none qualifies.
+int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
+                    const std::vector<int> &acc_arg_of_host_dim) {
+    const std::string &vector_var = acc_args[acc_arg_of_host_dim[0]];
+    for (size_t d = 1; d < acc_arg_of_host_dim.size(); d++) {
+        const std::string &v = acc_args[acc_arg_of_host_dim[d]];
+        bool broadcast_side = false, vector_side = false;
+        for (const Call *c : calls) {
+            if (!call_uses_var(c, v)) continue;
+            if (call_uses_var(c, vector_var)) vector_side = true;
+            else broadcast_side = true;
+        }
+        if (broadcast_side && !vector_side) return (int)d;
+    }
+    return 1;
 }
 
 // The loops of one stage, innermost first, as Halide's schedule lists them.
@@ -335,6 +383,7 @@ void FunctionDAG::classify_matmuls() {
             ContractionOperand o;
             o.func = c->name;
             o.dims = (int)c->args.size();
+            o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
             for (size_t a = 0; a < c->args.size(); a++) {
                 if (expr_uses_var(c->args[a], vector_var)) {
                     o.vector_arg = (int)a;
@@ -345,6 +394,7 @@ void FunctionDAG::classify_matmuls() {
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
             if (!seen) p.operands.push_back(o);
         }
+        p.row_dim = reusing_row_dim(operands.func_calls, r.func.args(), mapping);
         std::vector<std::string> rnames, onames;
         for (const LoopVar &l : p.reduction) rnames.push_back(l.name);
         for (const ContractionOperand &o : p.operands) onames.push_back(o.func);
@@ -353,7 +403,8 @@ void FunctionDAG::classify_matmuls() {
                         (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
                                             : "output " + host.name + (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
                         "; vectors along " + vector_var +
-                        (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)");
+                        (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)") +
+                        (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]);
         matmuls_.push_back(p);
     }
 }

@@ -35,6 +35,10 @@ struct ContractionOperand {
     int dims = 0;
     int vector_arg = -1;  // argument index that moves with the output's innermost dimension, -1: none
     bool strided_along_vector() const { return vector_arg > 0; }
+    // Read through a Func that is more than a plain copy of its source (a boundary condition's
+    // select and clamps, a cast): evaluated in the reduction loop it would cost a select and
+    // clamped gathers per load, so the schedule copies the region a task reads into a dense buffer.
+    bool computed = false;
 };
 
 // A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);
@@ -51,6 +55,14 @@ struct MatmulPattern {
     bool update_on_output = false;
     // For each dimension d of the host (0 = innermost storage), the acc argument it reads.
     std::vector<int> acc_arg_of_host_dim;
+    // The host dimension the register tile's rows run along: the first dimension after 0 that
+    // gives the tile reuse (an operand reads it and not the vector dimension, and no operand read
+    // along the vectors reads it): a dense layer's rows, a convolution's output channels (its
+    // image rows would give none: the image operand moves with both). 1 when none does.
+    int row_dim = 1;
+    // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, then the others
+    // in order (batch, fused into the task loop). Extents handed to the kernel space use it.
+    std::vector<int> kernel_dims() const;
     std::vector<LoopVar> reduction;            // the RDom variables, innermost first
     std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
     std::vector<ContractionOperand> operands;

@@ -86,7 +86,8 @@ std::vector<Expr> exprs_of(const Definition &d) {
 }  // namespace
 
 std::map<std::string, ConstBox> regions_required(const FunctionDAG &dag, const std::map<std::string, ConstBox> &sinks,
-                                                 const std::set<std::string> &within, const Shape &shape) {
+                                                 const std::set<std::string> &within, const Shape &shape,
+                                                 const std::string &one_step_of) {
     std::map<std::string, ConstBox> region = sinks;
     const std::vector<FuncNode> &nodes = dag.nodes();
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
@@ -104,7 +105,8 @@ std::map<std::string, ConstBox> regions_required(const FunctionDAG &dag, const s
                 scope.push(args[d], Interval(Expr((int32_t)box.min[d]), Expr((int32_t)(box.min[d] + box.extent[d] - 1))));
             }
             for (const ReductionVariable &rv : defs[s].schedule().rvars()) {
-                scope.push(rv.var, Interval(rv.min, simplify(rv.min + rv.extent - 1)));
+                scope.push(rv.var, n.name == one_step_of ? Interval::single_point(rv.min)
+                                                         : Interval(rv.min, simplify(rv.min + rv.extent - 1)));
             }
             for (const Expr &e : exprs_of(defs[s])) {
                 for (const auto &[callee, b] : boxes_required(e, scope)) {
@@ -191,6 +193,17 @@ double ops_per_point(const FuncNode &n) {
         total += std::max(1.0, cu.ops) * trips;
     }
     return total;
+}
+
+int64_t last_update_trips(const FuncNode &n, const Shape &shape) {
+    if (!n.has_updates()) return 1;
+    int64_t trips = 1;
+    for (const ReductionVariable &rv : n.func.updates().back().schedule().rvars()) {
+        std::optional<int64_t> e = bound_at(rv.extent, shape);
+        if (!e) return 0;
+        trips *= std::max<int64_t>(*e, 0);
+    }
+    return trips;
 }
 
 double work_for_region(const FuncNode &n, const ConstBox &required, const Shape &shape, ConstBox *computed) {

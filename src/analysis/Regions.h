@@ -27,8 +27,15 @@ struct ConstBox {
 // The boxes of every Func in `within` that computing `sinks` (Func -> box) requires. Funcs are
 // visited consumers first; a Func's own box is the union of what its consumers in `sinks` or
 // `within` need. Updates count with their reduction domains (constant or bound by `shape`).
+// With `one_step_of`, that Func's reduction variables are bound to their first value: the
+// region one step of its reduction loops needs (producers computed inside those loops).
 std::map<std::string, ConstBox> regions_required(const FunctionDAG &dag, const std::map<std::string, ConstBox> &sinks,
-                                                 const std::set<std::string> &within, const Shape &shape);
+                                                 const std::set<std::string> &within, const Shape &shape,
+                                                 const std::string &one_step_of = "");
+
+// The trip count of a Func's last update's reduction loops at `shape` (1 without updates; 0 when
+// unknown).
+int64_t last_update_trips(const FuncNode &n, const Shape &shape);
 
 // The box of each output at `shape` from its estimates (1024 per dimension where none is given).
 std::map<std::string, ConstBox> output_boxes(const FunctionDAG &dag, const ShapeFamily &family, const Shape &shape);

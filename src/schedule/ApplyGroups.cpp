@@ -53,29 +53,47 @@ private:
 
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
         StageRef st = w_.stage(root, 0, n.stages[0]);
+        tile_stage(g, n, root, st, {});
+    }
+
+    // The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
+    // members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
+    // take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
+    // as the update-loops rule does.
+    void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
+                    const std::vector<std::string> &rvars) {
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
+        const bool update = !rvars.empty();
         const std::string x = args[0];
         std::vector<std::string> order, tile_loops, outer;
         std::string x_in = x;
         if (g.tile_x > 0) {
             // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile
             // inwards stays inside the data.
-            w_.split(st, x, x + "_o", x + "_i", g.tile_x, TailStrategy::ShiftInwards);
+            w_.split(st, x, x + "_o", x + "_i", g.tile_x, update ? TailStrategy::GuardWithIf : TailStrategy::ShiftInwards);
             x_in = x + "_i";
         }
-        order = vectorize_dim(st, x_in, g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1, tail_of(g, n.name));
+        // Members per step of the reduction: the reduction loops run outside the tile's own
+        // loops, inside its tile loop (the member is computed at the innermost of them).
+        const bool per_step = update && g.members_per_step;
+        int lanes = g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1;
+        if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
+            lanes *= kVectorsPerReductionStep;
+        }
+        order = vectorize_dim(st, x_in, lanes, update ? TailStrategy::GuardWithIf : tail_of(g, n.name));
+        if (!per_step) order.insert(order.begin() + 1, rvars.begin(), rvars.end());
         if (args.size() >= 2) {
             const std::string y = args[1];
             if (g.tile_y > 0) {
                 w_.split(st, y, y + "_o", y + "_i", g.tile_y,
-                         g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+                         g.tile_y_shift && !update ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
                 order.push_back(y + "_i");
                 outer.push_back(y + "_o");
             } else {
                 order.push_back(y);
             }
-            if (g.transpose_blocks && g.vector_lanes > 1) {
+            if (g.transpose_blocks && g.vector_lanes > 1 && !update) {
                 // Vector x vector blocks inside the tile: the rows of a block unrolled.
                 const std::string yin = order.back();
                 if (g.tile_y == g.vector_lanes) {
@@ -94,11 +112,13 @@ private:
             const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
             (inner ? order : outer).push_back(args[d]);
         }
+        if (per_step) order.insert(order.end(), rvars.begin(), rvars.end());
         if (g.tile_x > 0) order.push_back(x + "_o");
         order.insert(order.end(), outer.begin(), outer.end());
         if (order.size() > 1) w_.reorder(st, order);
         // The tile rows and the large outer dims: one parallel loop.
         std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
+        const std::string member_level = per_step ? rvars.front() : "";
         if (!outer.empty()) {
             std::string par = outer[0];
             for (size_t i = 1; i < outer.size(); i++) {
@@ -111,6 +131,7 @@ private:
         } else if (g.tile_x > 0) {
             w_.parallel(st, x + "_o");
         }
+        if (!member_level.empty()) tile_var = member_level;
         for (const std::string &m : g.members) member(m, root, tile_var, n.name, tail_of(g, m));
     }
 
@@ -200,6 +221,7 @@ private:
         for (const StageNode &s : n.stages) {
             StageRef st = w_.stage(root, s.index, s);
             if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
+            else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
             else update_loops(st, s, n, g.vector_lanes, true);
         }
     }

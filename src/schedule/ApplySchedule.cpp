@@ -52,6 +52,7 @@ private:
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     int64_t reduction_estimate_ = 64;  // the current contraction's reduction extent (64 when symbolic)
+    std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<std::string> notes_;
 
     FuncRef &ref(const std::string &name) {
@@ -152,13 +153,14 @@ private:
         ContractionLoopNames nm;
         const auto &hargs = host.args();
         const auto &aargs = acc.args();
+        const std::vector<int> dims = p.kernel_dims();
         nm.n = hargs[0];
-        nm.m = hargs[1];
+        nm.m = hargs[dims[1]];
         nm.rn = aargs[p.acc_arg_of_host_dim[0]];
-        nm.rm = aargs[p.acc_arg_of_host_dim[1]];
-        for (size_t d = 2; d < hargs.size(); d++) {
-            nm.batch.push_back(hargs[d]);
-            nm.rbatch.push_back(aargs[p.acc_arg_of_host_dim[d]]);
+        nm.rm = aargs[p.acc_arg_of_host_dim[dims[1]]];
+        for (size_t i = 2; i < dims.size(); i++) {
+            nm.batch.push_back(hargs[dims[i]]);
+            nm.rbatch.push_back(aargs[p.acc_arg_of_host_dim[dims[i]]]);
         }
         for (const LoopVar &l : p.reduction) nm.reduction.push_back(l.name);
         return nm;
@@ -187,6 +189,7 @@ private:
         FuncRef &out = ref(p.host);
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
+        kernel_dims_ = p.kernel_dims();
         reduction_estimate_ = 1;
         for (const LoopVar &l : p.reduction) reduction_estimate_ *= constant_value(l.extent).value_or(64);
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
@@ -235,7 +238,7 @@ private:
         const std::string task = nm.batch.empty() ? "n_t" : "task";
         if (!gpu_) {
             w_.compute_at(acc, host, "n_p", false);
-            if (first.cpu.stage_strided) stage_operands(p, acc, host, task + "_i", first.cpu.vector_width);
+            stage_operands(p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
         } else {
             // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
             w_.compute_at(acc, host, first.cuda.staged() ? "n_b" : "n_t", false);
@@ -256,8 +259,10 @@ private:
             StageRef hs = host_base, is = init_base, us = update_base;
             std::vector<Condition> box;
             for (size_t d = 0; d < leaf.lo.size(); d++) {
-                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(out, (int)d, leaf.lo[d]));
-                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(out, (int)d, leaf.hi[d]));
+                // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
+                const int od = kernel_dims_[d];
+                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(out, od, leaf.lo[d]));
+                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(out, od, leaf.hi[d]));
             }
             const bool last = li + 1 == leaves.leaves.size() || box.empty();
             if (dispatching) {
@@ -301,7 +306,7 @@ private:
             if (i + 1 < variants.size()) {
                 std::vector<Condition> cs;
                 if (t.cols > 1) cs.push_back(w_.extent_at_least(out, 0, t.cols));
-                if (t.rows > 1) cs.push_back(w_.extent_at_least(out, 1, t.rows));
+                if (t.rows > 1) cs.push_back(w_.extent_at_least(out, kernel_dims_[1], t.rows));
                 Condition c = w_.all_of(cs);
                 hs = w_.specialize(host_s, c);
                 is = w_.specialize(init_s, c);
@@ -320,13 +325,28 @@ private:
         }
     }
 
-    // Operands read across the vector dimension are copied, per parallel task, into a panel
-    // whose innermost storage dimension is the vector one, so the compute loop loads vectors.
-    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task, int lanes) {
+    // Operands read across the vector dimension (with `strided`: the kernel stages them) are
+    // copied, per parallel task, into a panel whose innermost storage dimension is the vector one,
+    // so the compute loop loads vectors. Operands read through a computed Func (a boundary
+    // condition) are copied per task whatever the kernel: the copy evaluates the select and the
+    // clamps once per element, the reduction loop loads dense vectors (a convolution's window).
+    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task, int lanes,
+                        bool strided) {
         for (const ContractionOperand &o : p.operands) {
-            if (!o.strided_along_vector()) continue;
+            const bool panel = strided && o.strided_along_vector();
+            if (!panel && !o.computed) continue;
             FuncRef s = w_.wrapper(ref(o.func), acc);
             w_.compute_at(s, host, task, false);
+            if (!o.strided_along_vector()) {
+                std::vector<Var> args = s.func.args();
+                StageRef st = w_.stage(s, 0, StageNode{});
+                if (!args.empty() && lanes > 1 && o.vector_arg == 0) {
+                    w_.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes,
+                             TailStrategy::GuardWithIf);
+                    w_.vectorize(st, args[0].name() + "_vi");
+                }
+                continue;
+            }
             std::vector<std::string> order;
             std::vector<Var> args = s.func.args();
             order.push_back(args[o.vector_arg].name());

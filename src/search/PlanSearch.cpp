@@ -152,7 +152,7 @@ bool mutate_plan(PipelinePlan &plan, uint64_t &rng) {
         switch (pick(rng, 4)) {
         case 0:
         case 1:
-            if (plan.groups[gi].rule == RuleKind::TiledGroup) changed = change_tile(plan, plan.groups[gi], rng);
+            if (plan.groups[gi].rule == RuleKind::TiledGroup || !plan.groups[gi].members.empty()) changed = change_tile(plan, plan.groups[gi], rng);
             break;
         case 2: changed = split_member(plan, gi, rng); break;
         default: changed = fuse_group(plan, gi); break;

@@ -84,8 +84,9 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
     }
     internal_assert(host) << "Diet: no estimates for " << p.host << "\n";
     for (const Shape &s : shapes) {
+        // In the kernel's order (vectors, rows, the rest): what the tile variants are sized on.
         std::vector<int64_t> ext;
-        for (const Expr &x : host->extent) ext.push_back(ShapeFamily::evaluate(x, s));
+        for (int d : p.kernel_dims()) ext.push_back(ShapeFamily::evaluate(host->extent[d], s));
         e.host_extents.push_back(ext);
     }
     if (p.reduction_extent) {

@@ -32,6 +32,11 @@ struct GroupPlan {
     std::vector<std::string> members;
     // TiledGroup: tile extents along the root's dimensions 0 and 1 (0: the whole dimension).
     int tile_x = 0, tile_y = 0;
+    // UpdateLoops hosting members: the members are computed per step of the root's last update's
+    // reduction loops (inside the tile loop, the tile's loops inside the reduction), not once per
+    // tile for the whole reduction (a member indexed by the reduction variables, e.g. non-local
+    // means' weights per search offset, then needs one slice per step instead of all of them).
+    bool members_per_step = false;
     // The tile's rows may be a ShiftInwards split (tile_y within dim 1 at the smallest shape).
     bool tile_y_shift = false;
     // A root that reads a producer transposed (dims 0 and 1 swapped): vector x vector tiles, the

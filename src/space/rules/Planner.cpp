@@ -69,6 +69,50 @@ bool reads_transposed(const FuncNode &n) {
     return f.found;
 }
 
+// The Funcs a definition reads, looking through inlined Funcs.
+std::set<std::string> funcs_read(const RuleContext &cx, const Halide::Internal::Definition &def) {
+    struct Calls : Halide::Internal::IRVisitor {
+        std::set<std::string> names;
+        using IRVisitor::visit;
+        void visit(const Halide::Internal::Call *c) override {
+            if (c->call_type == Halide::Internal::Call::Halide) names.insert(c->name);
+            IRVisitor::visit(c);
+        }
+    } calls;
+    for (const Halide::Expr &e : def.values()) e.accept(&calls);
+    for (const Halide::Expr &e : def.args()) e.accept(&calls);
+    std::set<std::string> out;
+    std::vector<std::string> todo(calls.names.begin(), calls.names.end());
+    while (!todo.empty()) {
+        const std::string f = todo.back();
+        todo.pop_back();
+        if (!out.insert(f).second || !cx.inlined.count(f) || !cx.dag.has(f)) continue;
+        for (const std::string &p : cx.dag.node(f).producers) todo.push_back(p);
+    }
+    return out;
+}
+
+// Whether `producer` can be computed per tile of the update root `root` (the update-loops rule
+// hosting members): the root's last update writes at its own pure coordinates (the loops a tile
+// splits) and is the only definition of the root that reads the producer (Halide places a
+// Func computed at a root's loop inside the root's last stage).
+bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer) {
+    if (!root.has_updates()) return false;
+    const std::vector<Halide::Internal::Definition> &updates = root.func.updates();
+    const Halide::Internal::Definition &last = updates.back();
+    const std::vector<std::string> &args = root.func.args();
+    if (last.args().size() != args.size()) return false;
+    for (size_t d = 0; d < args.size(); d++) {
+        const auto *v = last.args()[d].as<Halide::Internal::Variable>();
+        if (!v || v->name != args[d]) return false;
+    }
+    if (funcs_read(cx, root.func.definition()).count(producer)) return false;
+    for (size_t i = 0; i + 1 < updates.size(); i++) {
+        if (funcs_read(cx, updates[i]).count(producer)) return false;
+    }
+    return funcs_read(cx, last).count(producer) > 0;
+}
+
 int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
     auto it = cx.whole_smallest.find(f);
     if (it == cx.whole_smallest.end() || !it->second.bounded || (int)it->second.extent.size() <= dim) return 0;
@@ -103,14 +147,25 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             if (g == group_of.end()) all_grouped = false;
             else consumer_groups.insert(g->second);
         }
-        const bool mergeable = !n.is_output && !n.is_extern && all_grouped &&
-                               consumer_groups.size() == 1 && groups[*consumer_groups.begin()].rule == RuleKind::TiledGroup;
+        bool mergeable = !n.is_output && !n.is_extern && all_grouped && consumer_groups.size() == 1;
+        if (mergeable) {
+            const GroupPlan &cg = groups[*consumer_groups.begin()];
+            // An update root hosts members read by its last update only, directly (members of
+            // members are computed inside the same tile).
+            const bool update_host = cg.rule == RuleKind::UpdateLoops &&
+                                     (!cx.feeds[n.name].count(cg.root) || last_update_hosts(cx, dag.node(cg.root), n.name));
+            mergeable = cg.rule == RuleKind::TiledGroup || update_host;
+        }
         if (mergeable) {
             const size_t gi = *consumer_groups.begin();
             GroupPlan &g = groups[gi];
             std::vector<std::string> members = g.members;
             members.push_back(n.name);
             TileChoice t = choose_tile(cx, dag.node(g.root), members);
+            if (g.rule == RuleKind::UpdateLoops) {
+                TileChoice step = choose_tile(cx, dag.node(g.root), members, true);
+                if (step.feasible && (!t.feasible || step.cost < t.cost)) t = step;
+            }
             auto big = cx.whole_largest.find(n.name);
             const bool too_big_alone = big != cx.whole_largest.end() && big->second.bounded &&
                                        (double)big->second.size() * bytes_per_point(n) > kHalideAllocationLimit;
@@ -120,6 +175,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
                 g.tile_x = t.tile_x;
                 g.tile_y = t.tile_y;
                 g.inner_dims = t.inner_dims;
+                g.members_per_step = t.per_step;
                 cost[gi] = t.cost;
                 if (too_big_alone) g.why = "fused: " + n.name + " alone would exceed Halide's 2^31-byte buffer limit";
                 group_of[n.name] = gi;
@@ -133,6 +189,8 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             g.rule = RuleKind::Extern;
         } else if (n.has_updates()) {
             g = plan_update_root(cx, n);
+            // The cost members are weighed against (update roots hosting members).
+            if (g.rule == RuleKind::UpdateLoops) c = choose_tile(cx, n, {}).cost;
         } else {
             TileChoice t = choose_tile(cx, n, {});
             g.rule = RuleKind::TiledGroup;

@@ -39,11 +39,15 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
 // (infinite when a member's per-tile region is unbounded).
 struct TileChoice {
     int tile_x = 0, tile_y = 0;
+    bool per_step = false;  // members per step of the root's reduction (GroupPlan::members_per_step)
     std::vector<int> inner_dims;
     double cost = 0;
     bool feasible = false;
 };
-TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members);
+// With `per_step` (an update root), the members are costed per step of its last update's
+// reduction: one step's region, times the steps, plus the accumulator's load and store per step.
+TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
+                       bool per_step = false);
 // The memory traffic (in operation-equivalents) a producer's own buffer costs: written once,
 // read back once, from DRAM when it does not fit the cores' caches.
 double traffic_cost(const RuleContext &cx, const FuncNode &n);

@@ -21,6 +21,7 @@ constexpr double kMemberOverheadOps = 256;  // a member's allocation and bounds 
 constexpr int64_t kSmallInnerDim = 4;       // dims >= 2 up to this extent stay inside the tile
 constexpr double kOpsPerByteDram = 8;       // scalar ops one byte of DRAM traffic costs
 constexpr double kOpsPerByteCache = 2;      // ... of traffic that stays in the caches
+constexpr double kAccumulatorOpsPerStep = 2;  // an accumulator's load + store per reduction step
 // A member's buffer is allocated per tile: glibc's malloc serves blocks beyond its mmap threshold
 // (128 KiB) with fresh pages, faulted in again for every tile (20% of unsharp's time). Tiles whose
 // members need more are not candidates.
@@ -55,9 +56,11 @@ double traffic_cost(const RuleContext &cx, const FuncNode &n) {
     return 2 * bytes * (bytes > cache ? kOpsPerByteDram : kOpsPerByteCache);
 }
 
-TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members) {
-    TileChoice best;
+TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
+                       bool per_step) {
+    TileChoice best, oversized;
     best.cost = std::numeric_limits<double>::infinity();
+    oversized.cost = best.cost;
     const ConstBox R = whole_or_default(cx, root);
     const int dims = root.dims();
     const int lanes = cx.lanes_of(root);
@@ -84,7 +87,11 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
     if (dims >= 2) ys = tile_candidates(R.extent[1], {1, 2, 4, 8, 16, 32, 64});
     std::set<std::string> within(cx.inlined.begin(), cx.inlined.end());
     within.insert(members.begin(), members.end());
-    const double root_ops = ops_per_point(root) * (double)R.size();
+    const int64_t steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
+    if (steps <= 0) return best;
+    // Per step, the accumulator is loaded and stored once more per point.
+    const double root_ops = ops_per_point(root) * (double)R.size() +
+                            (per_step ? kAccumulatorOpsPerStep * (double)R.size() * (double)steps : 0);
     const double budget = (double)cx.in.cpu.l2_bytes / 2;
     for (int tx : xs) {
         for (int ty : ys) {
@@ -106,7 +113,8 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
             double member_ops = 0, footprint = 0;
             bool bounded = true, too_big = false;
             if (!members.empty()) {
-                std::map<std::string, ConstBox> regions = regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape);
+                std::map<std::string, ConstBox> regions =
+                    regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape, per_step ? root.name : "");
                 for (const std::string &m : members) {
                     auto it = regions.find(m);
                     if (it == regions.end()) continue;  // not needed by this root after all
@@ -121,28 +129,32 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
                         bounded = false;
                         break;
                     }
-                    member_ops += work * tiles;
+                    member_ops += work * tiles * (double)steps;
                     const double bytes = (double)computed.size() * bytes_per_point(mn);
                     if (bytes > kMaxMemberBytesPerTile) too_big = true;
                     footprint += bytes;
                 }
             }
             if (!bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
-            if (too_big) continue;
             if (footprint > budget) member_ops *= 2;
             const double vector_waste = dims >= 1 ? (double)ceil_div(ex, lanes) * lanes / (double)ex : 1;
             const double overhead = tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) +
                                     (double)tasks * kTaskOverheadOps;
             const double efficiency = (double)tasks / ((double)ceil_div(tasks, cores) * cores);
             const double cost = ((root_ops + member_ops) * vector_waste + overhead) / (efficiency * cores);
-            if (cost < best.cost) {
-                best.cost = cost;
-                best.tile_x = tx;
-                best.tile_y = ty;
-                best.feasible = true;
+            TileChoice &into = too_big ? oversized : best;
+            if (cost < into.cost) {
+                into.cost = cost;
+                into.tile_x = tx;
+                into.tile_y = ty;
+                into.feasible = true;
+                into.per_step = per_step;
             }
         }
     }
+    // Tiles whose members exceed the per-tile cap only when there is no other (a member that
+    // must be fused to stay within Halide's buffer limit, whatever the tile).
+    if (!best.feasible) best = oversized;
     best.inner_dims = inner_dims;
     return best;
 }
