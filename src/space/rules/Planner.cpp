@@ -92,10 +92,8 @@ std::set<std::string> funcs_read(const RuleContext &cx, const Halide::Internal::
     return out;
 }
 
-// Whether `producer` can be computed per tile of the update root `root` (the update-loops rule
-// hosting members): the root's last update writes at its own pure coordinates (the loops a tile
-// splits) and is the only definition of the root that reads the producer (Halide places a
-// Func computed at a root's loop inside the root's last stage).
+}  // namespace
+
 bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer) {
     if (!root.has_updates()) return false;
     const std::vector<Halide::Internal::Definition> &updates = root.func.updates();
@@ -112,6 +110,14 @@ bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::s
     }
     return funcs_read(cx, last).count(producer) > 0;
 }
+
+bool exceeds_allocation_limit(const RuleContext &cx, const FuncNode &n) {
+    auto big = cx.whole_largest.find(n.name);
+    return big != cx.whole_largest.end() && big->second.bounded &&
+           (double)big->second.size() * bytes_per_point(n) > kHalideAllocationLimit;
+}
+
+namespace {
 
 int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
     auto it = cx.whole_smallest.find(f);
@@ -166,9 +172,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
                 TileChoice step = choose_tile(cx, dag.node(g.root), members, true);
                 if (step.feasible && (!t.feasible || step.cost < t.cost)) t = step;
             }
-            auto big = cx.whole_largest.find(n.name);
-            const bool too_big_alone = big != cx.whole_largest.end() && big->second.bounded &&
-                                       (double)big->second.size() * bytes_per_point(n) > kHalideAllocationLimit;
+            const bool too_big_alone = exceeds_allocation_limit(cx, n);
             const double alone = n.has_updates() ? 0 : choose_tile(cx, n, {}).cost;
             if (t.feasible && (too_big_alone || t.cost <= cost[gi] + alone + traffic_cost(cx, n))) {
                 g.members = members;
@@ -205,6 +209,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         groups.push_back(g);
         cost.push_back(c);
     }
+    regroup(cx, groups);
     // Producers' groups first (the order directives are emitted in).
     std::map<std::string, int> position;
     for (size_t i = 0; i < nodes.size(); i++) position[nodes[i].name] = (int)i;

@@ -27,6 +27,15 @@ struct RuleContext {
     bool vector_fits_smallest(const FuncNode &n) const;
 };
 
+// Whether `producer` can be computed per tile of the update root `root` (the update-loops rule
+// hosting members): the root's last update writes at its own pure coordinates (the loops a tile
+// splits) and is the only definition of the root that reads the producer (Halide places a
+// Func computed at a root's loop inside the root's last stage).
+bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer);
+
+// Whether the Func's whole buffer at the family's largest shape exceeds Halide's 2^31 bytes.
+bool exceeds_allocation_limit(const RuleContext &cx, const FuncNode &n);
+
 // ---- the rules' heuristics (one file each under space/rules/) ----
 
 // Inline.cpp: whether the inline rule applies.
@@ -51,5 +60,9 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
 // The memory traffic (in operation-equivalents) a producer's own buffer costs: written once,
 // read back once, from DRAM when it does not fit the cores' caches.
 double traffic_cost(const RuleContext &cx, const FuncNode &n);
+
+// Regroup.cpp: the re-rooting pass over the greedy plan (members that do better as roots
+// hosting the producers next to them), by the same cost estimate.
+void regroup(const RuleContext &cx, std::vector<GroupPlan> &groups);
 
 }  // namespace diet

@@ -23,9 +23,12 @@ constexpr double kOpsPerByteDram = 8;       // scalar ops one byte of DRAM traff
 constexpr double kOpsPerByteCache = 2;      // ... of traffic that stays in the caches
 constexpr double kAccumulatorOpsPerStep = 2;  // an accumulator's load + store per reduction step
 // A member's buffer is allocated per tile: glibc's malloc serves blocks beyond its mmap threshold
-// (128 KiB) with fresh pages, faulted in again for every tile (20% of unsharp's time). Tiles whose
-// members need more are not candidates.
-constexpr double kMaxMemberBytesPerTile = 128 * 1024;
+// (128 KiB) with fresh pages, faulted in again for every tile (20% of unsharp's time).
+constexpr double kMmapThresholdBytes = 128 * 1024;
+constexpr double kPageBytes = 4096;
+// Measured: unsharp and harris ran 1.4-1.5x slower with whole-row tiles whose members crossed
+// the threshold than with 64 x 64 tiles that did not, so a page weighs more than its fault alone.
+constexpr double kPageFaultOps = 8000;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(b, 1); }
 
@@ -90,7 +93,10 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
     const int64_t steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
     if (steps <= 0) return best;
     // Per step, the accumulator is loaded and stored once more per point.
-    const double root_ops = ops_per_point(root) * (double)R.size() +
+    // A root with updates does its updates' iterations (a scatter's reduction domain, a scan's
+    // rows), not its reduction extents at every point of its region.
+    const double root_work = root.has_updates() ? work_for_region(root, R, cx.in.shape, nullptr) : 0;
+    const double root_ops = (root_work > 0 ? root_work : ops_per_point(root) * (double)R.size()) +
                             (per_step ? kAccumulatorOpsPerStep * (double)R.size() * (double)steps : 0);
     const double budget = (double)cx.in.cpu.l2_bytes / 2;
     for (int tx : xs) {
@@ -111,7 +117,8 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
             if (tasks < cores && (dims >= 2 ? R.extent[1] : 1) * outer_slices >= cores) continue;
             const double tiles = (double)tiles_x * (double)tasks;
             double member_ops = 0, footprint = 0;
-            bool bounded = true, too_big = false;
+            bool bounded = true;
+            double page_faults = 0;
             if (!members.empty()) {
                 std::map<std::string, ConstBox> regions =
                     regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape, per_step ? root.name : "");
@@ -129,9 +136,16 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
                         bounded = false;
                         break;
                     }
-                    member_ops += work * tiles * (double)steps;
+                    // A member narrower than two vectors wastes most of its lanes (a transpose's
+                    // tile rows are the member's columns). Wider members shift their last vector
+                    // inwards, and measured 64-wide tiles beat whole rows on unsharp and harris
+                    // although a 70-wide member region rounds up to 80 lanes: not counted.
+                    const int m_lanes = cx.lanes_of(mn);
+                    const int64_t m_x = computed.extent.empty() ? 1 : std::max<int64_t>(computed.extent[0], 1);
+                    const double m_waste = m_x < 2 * m_lanes ? (double)ceil_div(m_x, m_lanes) * m_lanes / (double)m_x : 1.0;
+                    member_ops += work * tiles * (double)steps * m_waste;
                     const double bytes = (double)computed.size() * bytes_per_point(mn);
-                    if (bytes > kMaxMemberBytesPerTile) too_big = true;
+                    if (bytes > kMmapThresholdBytes) page_faults += tiles * (double)steps * bytes / kPageBytes;
                     footprint += bytes;
                 }
             }
@@ -139,10 +153,13 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
             if (footprint > budget) member_ops *= 2;
             const double vector_waste = dims >= 1 ? (double)ceil_div(ex, lanes) * lanes / (double)ex : 1;
             const double overhead = tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) +
+                                    page_faults * kPageFaultOps +
                                     (double)tasks * kTaskOverheadOps;
             const double efficiency = (double)tasks / ((double)ceil_div(tasks, cores) * cores);
             const double cost = ((root_ops + member_ops) * vector_waste + overhead) / (efficiency * cores);
-            TileChoice &into = too_big ? oversized : best;
+            // Members beyond twice the L2 only when there is no other tile (a member
+            // that must be fused to stay within Halide's buffer limit, whatever the tile).
+            TileChoice &into = footprint > 4 * budget ? oversized : best;
             if (cost < into.cost) {
                 into.cost = cost;
                 into.tile_x = tx;
@@ -152,8 +169,6 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
             }
         }
     }
-    // Tiles whose members exceed the per-tile cap only when there is no other (a member that
-    // must be fused to stay within Halide's buffer limit, whatever the tile).
     if (!best.feasible) best = oversized;
     best.inner_dims = inner_dims;
     return best;
