@@ -6,6 +6,7 @@
 //   bmm_nt/*     s(j, i, b) = sum_d q(d, i, b) * k(d, j, b)   (attention scores, T x T per head)
 //   bmm_nn/*     o(d, i, b) = sum_j p(j, i, b) * v(d, j, b)   (attention times values, reduction over T)
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
+//   conv/3x3_zero_padded  the same "same"-sized over a zero-padded input, bias 0.25, ReLU, wt(rx, ry, ci, co)
 //   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
 // Estimates are symbolic in T (range [t_min, t_max]).
 #pragma once
@@ -42,7 +43,7 @@ inline std::vector<std::string> form_names() {
             "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",       "layout/NN",
             "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
             "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
-            "bmm_nn/update_on_output", "conv/3x3", "int/u8i8", "int/i16", "int/f16", "int/f32"};
+            "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32"};
 }
 
 inline Expr gelu(Expr x) { return 0.5f * x * (1.f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
@@ -159,10 +160,24 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
 }
 
 // A 3x3 convolution over 8 channels as a contraction over a 3-D RDom; x extent T.
-inline void conv(Form &f) {
+// zero_padded: "same" size, the input read through constant_exterior (a CNN layer's spelling),
+// bias initial value, ReLU epilogue, filter laid out (kx, ky, ci, co).
+inline void conv(Form &f, const std::string &how) {
     ImageParam in(Float(32), 3, "in"), wt(Float(32), 4, "wt");
     Var x("x"), y("y"), co("co");
     RDom r(0, 3, 0, 3, 0, 8, "r");
+    if (how == "zero_padded") {
+        Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, in.dim(0).extent()}, {0, in.dim(1).extent()}});
+        Func acc("conv_acc"), out("conv");
+        acc(x, y, co) = 0.25f;
+        acc(x, y, co) += wt(r.x, r.y, r.z, co) * padded(x + r.x - 1, y + r.y - 1, r.z);
+        out(x, y, co) = max(acc(x, y, co), 0.f);
+        f.inputs = {in, wt};
+        f.in_sizes = {[](int t) { return std::vector<int>{t, 8, 8}; }, [](int) { return std::vector<int>{3, 3, 8, 16}; }};
+        f.out = out;
+        f.out_sizes = [](int t) { return std::vector<int>{t, 8, 16}; };
+        return;
+    }
     Func out("conv");
     out(x, y, co) = sum(in(x + r.x, y + r.y, r.z) * wt(co, r.x, r.y, r.z));
     f.inputs = {in, wt};
@@ -215,7 +230,7 @@ inline Form make_form(const std::string &name, const Sizes &s, bool symbolic_est
     if (fam == "dense") detail::dense(f, s, how);
     else if (fam == "layout") detail::layout(f, s, how);
     else if (fam == "bmm_nt" || fam == "bmm_nn") detail::bmm(f, s, fam == "bmm_nt", how);
-    else if (fam == "conv") detail::conv(f);
+    else if (fam == "conv") detail::conv(f, how);
     else if (fam == "int") detail::widening(f, s, how);
     else throw std::invalid_argument(std::string("contraction_forms: no form " + name));
     if (symbolic_estimates) set_symbolic_estimates(f);

@@ -96,6 +96,17 @@ def main():
         md.append("")
         for i, n in enumerate(notes, 1):
             md.append("%d. %s" % (i, n))
+        # Diet against Adams2019 scheduled at the largest shape and used everywhere (the dynamic
+        # target): speedup geomean where both ran correctly, and where the Adams schedule failed.
+        for d in [s for s in others if s.startswith("diet")]:
+            if "adams2019_max" not in others:
+                break
+            both = [rel[k]["adams2019_max"] / rel[k][d] for k in keys if d in rel[k] and "adams2019_max" in rel[k]]
+            only_diet = sum(1 for k in keys if d in rel[k] and "adams2019_max" not in rel[k])
+            md.append("")
+            md.append("**%s vs adams2019_max**: %.2fx faster in geomean over the %d cases both ran correctly; "
+                      "%d cases ran correctly with %s only (adams2019_max failed or was not built there)."
+                      % (d, geomean(both), len(both), only_diet, d))
         shapes = sorted({(w, h) for (_, w, h) in keys}, key=lambda t: t[0] * t[1])
         if len(shapes) > 1:
             md += ["", "## Geomean per shape (image pipelines at that shape)", "",

@@ -695,3 +695,82 @@ TEST_CASE("matmul-like reductions without a micro-kernel placement: correct fall
         }
     }
 }
+
+TEST_CASE("an IIR blur through two transposes: each transpose hosts its scans (re-rooting)", "[apps]") {
+    // The greedy merge, consumers first, puts the first transpose into the output's tiles and
+    // leaves the first pair of scans as whole-image roots; the re-rooting pass makes each
+    // transpose a root that runs its scans per block of columns (Halide's apps/iir_blur).
+    Param<int> W("W", 1024, 16, 2048);
+    auto build = [&](bool for_diet) {
+        ImageParam input(Float(32), 2, "iir_in");
+        Var x("x"), y("y");
+        Func in = BoundaryConditions::repeat_edge(input);
+        auto scans = [&](Func f, Expr rows, const std::string &name) {
+            Func down(name + "_down"), up(name + "_up");
+            RDom rd(1, rows - 1, name + "_rd"), ru(1, rows - 1, name + "_ru");
+            down(x, y) = f(x, y);
+            down(x, rd) = 0.75f * down(x, rd - 1) + 0.25f * f(x, rd);
+            up(x, y) = down(x, y);
+            Expr yy = rows - 1 - ru;
+            up(x, yy) = 0.75f * up(x, yy + 1) + 0.25f * down(x, yy);
+            return up;
+        };
+        Func cols = scans(in, input.dim(1).extent(), "cols");
+        Func transposed("transposed");
+        transposed(x, y) = cols(y, x);
+        Func rows = scans(transposed, input.dim(0).extent(), "rows");
+        Func out("iir_out");
+        out(x, y) = rows(y, x);
+        if (for_diet) {
+            input.dim(0).set_estimate(0, W);
+            input.dim(1).set_estimate(0, height_of(W));
+            out.set_estimates({{0, W}, {0, height_of(W)}});
+        }
+        return App{{input}, {out}};
+    };
+    auto sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w)}}; };
+    AppRun r = check_app("iir_blur", W, build, {16, 117, 300, 1024}, sizes, sizes);
+    CHECK(has_note(r.log, "transposed", "computed at root, tiled group"));
+    CHECK(has_note(r.log, "cols_down", "computed per tile of transposed"));
+    CHECK(has_note(r.log, "cols_up", "computed per tile of transposed"));
+    CHECK(has_note(r.log, "rows_up", "computed per tile of iir_out"));
+}
+
+TEST_CASE("non-local means: 4-D weights computed per tile, never whole", "[apps]") {
+    // dist and weight (x, y, dx, dy) over the image and the search window are 4-D: at the
+    // family's largest image (20000 x 10008) either would exceed Halide's 2^31-byte buffer
+    // limit. They are computed per tile (of the weighted sum, an update over the search window,
+    // or of what computes it), never whole, so the pipeline runs at every size of the family.
+    Param<int> W("W", 2048, 16, 20000);
+    auto build = [&](bool for_diet) {
+        ImageParam input(Float(32), 3, "nlm_in");
+        Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
+        Func I = BoundaryConditions::repeat_edge(input);
+        Func dist("dist"), patch("patch"), weight("weight"), accum("accum"), out("nlm_out");
+        Expr d0 = I(x, y, 0) - I(x + dx, y + dy, 0), d1 = I(x, y, 1) - I(x + dx, y + dy, 1),
+             d2 = I(x, y, 2) - I(x + dx, y + dy, 2);
+        dist(x, y, dx, dy) = d0 * d0 + d1 * d1 + d2 * d2;
+        Expr s = 0.f;
+        for (int i = -1; i <= 1; i++) {
+            for (int j = -1; j <= 1; j++) s += dist(x + i, y + j, dx, dy);
+        }
+        patch(x, y, dx, dy) = s;
+        weight(x, y, dx, dy) = exp(-patch(x, y, dx, dy));
+        RDom r(-3, 7, -3, 7, "nlm_r");
+        accum(x, y, c) = 0.f;
+        accum(x, y, c) += weight(x, y, r.x, r.y) * select(c < 3, I(x + r.x, y + r.y, min(c, 2)), 1.f);
+        out(x, y, c) = accum(x, y, c) / accum(x, y, 3);
+        if (for_diet) {
+            input.dim(0).set_estimate(0, W);
+            input.dim(1).set_estimate(0, height_of(W));
+            input.dim(2).set_estimate(0, 3);
+            out.set_estimates({{0, W}, {0, height_of(W)}, {0, 3}});
+        }
+        return App{{input}, {out}};
+    };
+    auto in_sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w), 3}}; };
+    AppRun r = check_app("nl_means", W, build, {16, 117, 300}, in_sizes, in_sizes);
+    CHECK(has_note(r.log, "weight", "computed per tile of"));
+    CHECK(has_note(r.log, "dist", "computed per tile of"));
+    CHECK_THAT(r.log, Catch::Contains("alone would exceed Halide's 2^31-byte buffer limit"));
+}
