@@ -244,8 +244,10 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
                   << shapes.size() << " shape(s), best " << best_score << "x the heuristic's time, ETA "
                   << (int)(elapsed / measured * (budget_candidates - measured)) << " s\n";
     }
-    for (GroupPlan &g : best.groups) {
-        if (g.why.empty() || g.why == "split out by the search") g.why = "chosen by measurement";
+    if (best_score < 1.0) {
+        for (GroupPlan &g : best.groups) {
+            if (g.why.empty() || g.why == "split out by the search") g.why = "chosen by measurement";
+        }
     }
     std::cerr << "[diet] stage-rule search: best plan " << best_score << "x the heuristic's time (geomean over "
               << shapes.size() << " shape(s))\n";
