@@ -30,8 +30,10 @@ const std::vector<RuleInfo> &rule_table() {
          "a Func with update definitions (reductions, scans, scatters) that stays a group root",
          "pure stage: dim 0 vectorized, outer pure loop parallel; each update: the pure loops moved "
          "outside the reduction loops, dim 0 vectorized innermost when it is pure in the update, the "
-         "outermost pure loop parallel",
-         "vector lanes from the target's vector width and the Func's type"},
+         "outermost pure loop parallel; members read by its last update only: that update tiled as a "
+         "tiled group's root, members computed per tile or per step of its reduction loops",
+         "vector lanes from the target's vector width and the Func's type; members, tile and placement "
+         "(per tile or per reduction step) by the tiled group's cost estimate"},
         {RuleKind::RFactor, "rfactor",
          "an update with no pure loop (a histogram's scatter) over a large, associative reduction",
          "split the outermost reduction variable into chunks, rfactor the chunk index into a parallel "
@@ -48,7 +50,8 @@ const std::vector<RuleInfo> &rule_table() {
          "cost estimate does not grow (regions from Halide's bounds inference at the representative "
          "shape; forced when the producer alone would exceed 2^31 bytes); tile: the candidate of "
          "least estimated cost among tile widths of 2-32 vectors and heights 1-64 rows, the tile's "
-         "working set within half of L2"},
+         "working set within half of L2; then the re-rooting pass (Regroup.cpp): members that do "
+         "better as roots hosting the producers next to them"},
     };
     return table;
 }
