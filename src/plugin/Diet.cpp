@@ -117,6 +117,7 @@ void check_target_runs_here(const Target &target, const Options &opts) {
 
 DietResult autoschedule(const Pipeline &pipeline, const Target &target, int parallelism,
                         int64_t last_level_cache_bytes, const Options &opts) {
+    const auto started = std::chrono::steady_clock::now();
     check_supported_target(target);
     check_target_runs_here(target, opts);
     std::vector<Function> outputs;
@@ -192,6 +193,8 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
 
     // Last: Halide 14's AOT codegen needs constant estimates.
     concretize_estimates(outputs, family.representative());
+    std::cerr << "[diet] scheduled in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";
     return {schedule_source(family, training, kernels, notes, writer), featurization};
 }
 
