@@ -774,3 +774,44 @@ TEST_CASE("non-local means: 4-D weights computed per tile, never whole", "[apps]
     CHECK(has_note(r.log, "dist", "computed per tile of"));
     CHECK_THAT(r.log, Catch::Contains("alone would exceed Halide's 2^31-byte buffer limit"));
 }
+
+TEST_CASE("non-local means at the app's sizes: the weights per tile and per search offset", "[apps]") {
+    // 7x7 patches (separable box sums) over a 13x13 search window, as apps/pipelines/nl_means:
+    // the weighted sum (an update over the window) hosts the 4-D intermediates and computes them
+    // per step of its reduction (one search offset of one tile at a time), not for the whole
+    // window per tile, which would need 169 slices.
+    Param<int> W("W", 1536, 64, 4096);
+    auto build = [&](bool for_diet) {
+        ImageParam input(Float(32), 3, "nlm2_in");
+        Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
+        Func I = BoundaryConditions::repeat_edge(input);
+        Func dist("dist2"), patch_x("patch_x2"), patch("patch2"), weight("weight2"), accum("accum2"), out("nlm2_out");
+        Expr d = 0.f;
+        for (int ch = 0; ch < 3; ch++) {
+            Expr e = I(x, y, ch) - I(x + dx, y + dy, ch);
+            d += e * e;
+        }
+        dist(x, y, dx, dy) = d;
+        Expr sx = 0.f, sy = 0.f;
+        for (int i = -3; i <= 3; i++) sx += dist(x + i, y, dx, dy);
+        patch_x(x, y, dx, dy) = sx;
+        for (int i = -3; i <= 3; i++) sy += patch_x(x, y + i, dx, dy);
+        patch(x, y, dx, dy) = sy;
+        weight(x, y, dx, dy) = exp(patch(x, y, dx, dy) * -0.05f);
+        RDom r(-6, 13, -6, 13, "nlm2_r");
+        accum(x, y, c) = 0.f;
+        accum(x, y, c) += weight(x, y, r.x, r.y) * select(c < 3, I(x + r.x, y + r.y, min(c, 2)), 1.f);
+        out(x, y, c) = accum(x, y, c) / accum(x, y, 3);
+        if (for_diet) {
+            input.dim(0).set_estimate(0, W);
+            input.dim(1).set_estimate(0, height_of(W));
+            input.dim(2).set_estimate(0, 3);
+            out.set_estimates({{0, W}, {0, height_of(W)}, {0, 3}});
+        }
+        return App{{input}, {out}};
+    };
+    auto sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w), 3}}; };
+    AppRun r = check_app("nl_means_app", W, build, {64, 117}, sizes, sizes);
+    CHECK_THAT(r.log, Catch::Contains("computing per tile and reduction step"));
+    CHECK(has_note(r.log, "weight2", "computed per tile of accum2 at nlm2_r$x"));
+}
