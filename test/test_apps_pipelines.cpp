@@ -736,56 +736,19 @@ TEST_CASE("an IIR blur through two transposes: each transpose hosts its scans (r
     CHECK(has_note(r.log, "rows_up", "computed per tile of iir_out"));
 }
 
-TEST_CASE("non-local means: 4-D weights computed per tile, never whole", "[apps]") {
-    // dist and weight (x, y, dx, dy) over the image and the search window are 4-D: at the
-    // family's largest image (20000 x 10008) either would exceed Halide's 2^31-byte buffer
-    // limit. They are computed per tile (of the weighted sum, an update over the search window,
-    // or of what computes it), never whole, so the pipeline runs at every size of the family.
-    Param<int> W("W", 2048, 16, 20000);
-    auto build = [&](bool for_diet) {
-        ImageParam input(Float(32), 3, "nlm_in");
-        Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
-        Func I = BoundaryConditions::repeat_edge(input);
-        Func dist("dist"), patch("patch"), weight("weight"), accum("accum"), out("nlm_out");
-        Expr d0 = I(x, y, 0) - I(x + dx, y + dy, 0), d1 = I(x, y, 1) - I(x + dx, y + dy, 1),
-             d2 = I(x, y, 2) - I(x + dx, y + dy, 2);
-        dist(x, y, dx, dy) = d0 * d0 + d1 * d1 + d2 * d2;
-        Expr s = 0.f;
-        for (int i = -1; i <= 1; i++) {
-            for (int j = -1; j <= 1; j++) s += dist(x + i, y + j, dx, dy);
-        }
-        patch(x, y, dx, dy) = s;
-        weight(x, y, dx, dy) = exp(-patch(x, y, dx, dy));
-        RDom r(-3, 7, -3, 7, "nlm_r");
-        accum(x, y, c) = 0.f;
-        accum(x, y, c) += weight(x, y, r.x, r.y) * select(c < 3, I(x + r.x, y + r.y, min(c, 2)), 1.f);
-        out(x, y, c) = accum(x, y, c) / accum(x, y, 3);
-        if (for_diet) {
-            input.dim(0).set_estimate(0, W);
-            input.dim(1).set_estimate(0, height_of(W));
-            input.dim(2).set_estimate(0, 3);
-            out.set_estimates({{0, W}, {0, height_of(W)}, {0, 3}});
-        }
-        return App{{input}, {out}};
-    };
-    auto in_sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w), 3}}; };
-    AppRun r = check_app("nl_means", W, build, {16, 117, 300}, in_sizes, in_sizes);
-    CHECK(has_note(r.log, "weight", "computed per tile of"));
-    CHECK(has_note(r.log, "dist", "computed per tile of"));
-    CHECK_THAT(r.log, Catch::Contains("alone would exceed Halide's 2^31-byte buffer limit"));
-}
+namespace {
 
-TEST_CASE("non-local means at the app's sizes: the weights per tile and per search offset", "[apps]") {
-    // 7x7 patches (separable box sums) over a 13x13 search window, as apps/pipelines/nl_means:
-    // the weighted sum (an update over the window) hosts the 4-D intermediates and computes them
-    // per step of its reduction (one search offset of one tile at a time), not for the whole
-    // window per tile, which would need 169 slices.
-    Param<int> W("W", 1536, 64, 4096);
-    auto build = [&](bool for_diet) {
-        ImageParam input(Float(32), 3, "nlm2_in");
+// Non-local means (apps/pipelines/nl_means): squared RGB differences per search offset, a
+// separable box sum over (2 * patch_r + 1)^2 patches, weights, and the weighted sum over the
+// (2 * search_r + 1)^2 search window (an update), with a fourth channel accumulating the weights.
+// Func names carry `tag` (Halide keeps the names of both copies apart with "$n" suffixes).
+Build nl_means_app(Param<int> &W, int patch_r, int search_r, const std::string &tag) {
+    return [&W, patch_r, search_r, tag](bool for_diet) {
+        ImageParam input(Float(32), 3, tag + "_in");
         Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
         Func I = BoundaryConditions::repeat_edge(input);
-        Func dist("dist2"), patch_x("patch_x2"), patch("patch2"), weight("weight2"), accum("accum2"), out("nlm2_out");
+        Func dist(tag + "_dist"), patch_x(tag + "_patch_x"), weight(tag + "_weight"), accum(tag + "_accum"),
+            out(tag + "_out");
         Expr d = 0.f;
         for (int ch = 0; ch < 3; ch++) {
             Expr e = I(x, y, ch) - I(x + dx, y + dy, ch);
@@ -793,12 +756,11 @@ TEST_CASE("non-local means at the app's sizes: the weights per tile and per sear
         }
         dist(x, y, dx, dy) = d;
         Expr sx = 0.f, sy = 0.f;
-        for (int i = -3; i <= 3; i++) sx += dist(x + i, y, dx, dy);
+        for (int i = -patch_r; i <= patch_r; i++) sx += dist(x + i, y, dx, dy);
         patch_x(x, y, dx, dy) = sx;
-        for (int i = -3; i <= 3; i++) sy += patch_x(x, y + i, dx, dy);
-        patch(x, y, dx, dy) = sy;
-        weight(x, y, dx, dy) = exp(patch(x, y, dx, dy) * -0.05f);
-        RDom r(-6, 13, -6, 13, "nlm2_r");
+        for (int i = -patch_r; i <= patch_r; i++) sy += patch_x(x, y + i, dx, dy);
+        weight(x, y, dx, dy) = exp(sy * -0.05f);
+        RDom r(-search_r, 2 * search_r + 1, -search_r, 2 * search_r + 1, tag + "_r");
         accum(x, y, c) = 0.f;
         accum(x, y, c) += weight(x, y, r.x, r.y) * select(c < 3, I(x + r.x, y + r.y, min(c, 2)), 1.f);
         out(x, y, c) = accum(x, y, c) / accum(x, y, 3);
@@ -810,8 +772,29 @@ TEST_CASE("non-local means at the app's sizes: the weights per tile and per sear
         }
         return App{{input}, {out}};
     };
-    auto sizes = [](int w) { return std::vector<std::vector<int>>{{w, height_of(w), 3}}; };
-    AppRun r = check_app("nl_means_app", W, build, {64, 117}, sizes, sizes);
+}
+
+std::vector<std::vector<int>> rgb_sizes(int w) { return {{w, height_of(w), 3}}; }
+
+}  // namespace
+
+TEST_CASE("non-local means: 4-D intermediates computed per tile, never whole", "[apps]") {
+    // dist, patch_x and weight (x, y, dx, dy) are 4-D: at the family's largest image (20000 x
+    // 10008) each would exceed Halide's 2^31-byte buffer limit. They are computed per tile (of
+    // the weighted sum or of what computes it), never whole: the pipeline runs at every size.
+    Param<int> W("W", 2048, 16, 20000);
+    AppRun r = check_app("nl_means", W, nl_means_app(W, 1, 2, "nlm"), {16, 117, 300}, rgb_sizes, rgb_sizes);
+    CHECK(has_note(r.log, "nlm_weight", "computed per tile of"));
+    CHECK(has_note(r.log, "nlm_dist", "computed per tile of"));
+    CHECK_THAT(r.log, Catch::Contains("alone would exceed Halide's 2^31-byte buffer limit"));
+}
+
+TEST_CASE("non-local means at the app's sizes: the weights per tile and per search offset", "[apps]") {
+    // 7x7 patches over a 13x13 search window, as apps/pipelines/nl_means: the weighted sum hosts
+    // the 4-D intermediates and computes them per step of its reduction (one search offset of one
+    // tile at a time), not for the whole window per tile, which would need 169 slices.
+    Param<int> W("W", 1536, 64, 4096);
+    AppRun r = check_app("nl_means_app", W, nl_means_app(W, 3, 6, "nlm2"), {64, 117}, rgb_sizes, rgb_sizes);
     CHECK_THAT(r.log, Catch::Contains("computing per tile and reduction step"));
-    CHECK(has_note(r.log, "weight2", "computed per tile of accum2 at nlm2_r$x"));
+    CHECK(has_note(r.log, "nlm2_weight", "computed per tile of nlm2_accum at nlm2_r$x"));
 }
