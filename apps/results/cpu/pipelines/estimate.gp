@@ -1,5 +1,5 @@
 set terminal pngcairo noenhanced size 1440,600 font 'sans,10'
-set output '/work/main/apps/results/cpu/pipelines/estimate.png'
+set output 'apps/results/cpu/pipelines/estimate.png'
 set datafile separator ','
 set datafile missing 'nan'
 set title 'pipelines (estimate): time relative to the hand schedule (log scale; missing: failed)'
@@ -12,4 +12,4 @@ set grid ytics
 set key outside right top
 set xtics rotate by -45 scale 0
 set ylabel 'time / hand time'
-plot '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 2:xtic(1) title 'diet_default', '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 3:xtic(1) title 'diet_tuned', '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 4:xtic(1) title 'adams2019', '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 5:xtic(1) title 'adams2019_max', '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 6:xtic(1) title 'mullapudi2016', '/work/main/apps/results/cpu/pipelines/estimate_ratio.csv' using 7:xtic(1) title 'li2018', 1 with lines lc 'black' notitle
+plot 'apps/results/cpu/pipelines/estimate_ratio.csv' using 2:xtic(1) title 'diet_default', 'apps/results/cpu/pipelines/estimate_ratio.csv' using 3:xtic(1) title 'diet_tuned', 'apps/results/cpu/pipelines/estimate_ratio.csv' using 4:xtic(1) title 'adams2019', 'apps/results/cpu/pipelines/estimate_ratio.csv' using 5:xtic(1) title 'adams2019_max', 'apps/results/cpu/pipelines/estimate_ratio.csv' using 6:xtic(1) title 'mullapudi2016', 'apps/results/cpu/pipelines/estimate_ratio.csv' using 7:xtic(1) title 'li2018', 1 with lines lc 'black' notitle
