@@ -17,7 +17,7 @@
 #                       shape and used everywhere" vs Diet), both (default), smoke
 #   --rounds N          timed rounds (median of the per-round times; default 7)
 #   --threads N         threads each pipeline runs with (default 2)
-#   --build-timeout S   per-variant build limit (default 900 s)
+#   --build-timeout S   per-variant build limit (default 1800 s: local_laplacian tuned with 64 trials takes ~860 s on 2 cores)
 #   --build-mem-kb K    per-variant virtual memory cap, ulimit -v (default 8000000)
 #   --run-timeout S     per-run limit in the runner (default 300 s)
 #   --rebuild           regenerate every selected variant (otherwise an up-to-date variant is not
@@ -37,7 +37,7 @@ systems="hand,diet_default,adams2019,adams2019_max,mullapudi2016,li2018"
 mode=both
 rounds=7
 threads=2
-build_timeout=900
+build_timeout=1800
 build_mem_kb=8000000
 run_timeout=300
 do_build=1
