@@ -66,7 +66,7 @@ private:
         if (args.empty()) return;
         const bool update = !rvars.empty();
         const std::string x = args[0];
-        std::vector<std::string> order, tile_loops, outer;
+        std::vector<std::string> order, outer;
         std::string x_in = x;
         if (g.tile_x > 0) {
             // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile

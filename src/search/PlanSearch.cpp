@@ -37,18 +37,9 @@ void sort_groups(PipelinePlan &p) {
     }
 }
 
-// The members of `g` that `f` reads, directly or through other members.
-std::set<std::string> member_ancestors(const PipelinePlan &p, const GroupPlan &g, const std::string &f) {
-    std::set<std::string> in(g.members.begin(), g.members.end()), out;
-    std::vector<std::string> todo = {f};
-    while (!todo.empty()) {
-        std::string cur = todo.back();
-        todo.pop_back();
-        if (!p.facts.count(cur)) continue;
-        for (const std::string &q : p.facts.at(cur).producers) {
-            if (in.count(q) && out.insert(q).second) todo.push_back(q);
-        }
-    }
+std::map<std::string, std::vector<std::string>> producers_of(const PipelinePlan &p) {
+    std::map<std::string, std::vector<std::string>> out;
+    for (const auto &[name, f] : p.facts) out[name] = f.producers;
     return out;
 }
 
@@ -83,7 +74,7 @@ bool split_member(PipelinePlan &p, size_t gi, uint64_t &rng) {
     GroupPlan &g = p.groups[gi];
     if (g.members.empty()) return false;
     const std::string m = g.members[pick(rng, (int)g.members.size())];
-    std::set<std::string> moved = member_ancestors(p, g, m);
+    std::set<std::string> moved = member_ancestors(g, m, producers_of(p));
     moved.insert(m);
     const int ty = g.tile_y ? g.tile_y : 16;
     const std::vector<std::string> shift = g.shift_inwards;

@@ -10,6 +10,7 @@
 #include "options/Options.h"
 #include "schedule/ApplySchedule.h"
 #include "space/Hardware.h"
+#include "space/Rules.h"
 #include "space/StagePlan.h"
 
 #include <vector>

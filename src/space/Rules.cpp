@@ -68,6 +68,23 @@ std::string plan_key(const PipelinePlan &p) {
     return s;
 }
 
+std::set<std::string> member_ancestors(const GroupPlan &g, const std::string &f,
+                                       const std::map<std::string, std::vector<std::string>> &producers) {
+    const std::set<std::string> in(g.members.begin(), g.members.end());
+    std::set<std::string> out;
+    std::vector<std::string> todo = {f};
+    while (!todo.empty()) {
+        const std::string cur = todo.back();
+        todo.pop_back();
+        auto it = producers.find(cur);
+        if (it == producers.end()) continue;
+        for (const std::string &p : it->second) {
+            if (in.count(p) && out.insert(p).second) todo.push_back(p);
+        }
+    }
+    return out;
+}
+
 std::string describe(const GroupPlan &g) {
     std::string s = std::string(rule_name(g.rule));
     if (g.rule == RuleKind::TiledGroup || !g.members.empty()) {

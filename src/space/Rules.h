@@ -9,6 +9,7 @@
 #include "space/Hardware.h"
 #include "space/StagePlan.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ struct PlanInputs {
 // nor its host, chosen by the analytic heuristic of each rule (named in its file under
 // space/rules/). Deterministic.
 PipelinePlan plan_pipeline(const PlanInputs &in);
+
+// The members of `g` that `f` reads, directly or through other members (`producers`: each Func's
+// non-inlined producers). A member moved out of a group takes these along: they are computed per
+// tile of the group's root, whose loops the moved member is no longer inside.
+std::set<std::string> member_ancestors(const GroupPlan &g, const std::string &f,
+                                       const std::map<std::string, std::vector<std::string>> &producers);
 
 // One line per group for the user (rule, root, members, tile).
 std::string describe(const GroupPlan &g);

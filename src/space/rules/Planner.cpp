@@ -111,6 +111,14 @@ bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::s
     return funcs_read(cx, last).count(producer) > 0;
 }
 
+bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &producer) {
+    if (host.rule == RuleKind::TiledGroup) return true;
+    if (host.rule != RuleKind::UpdateLoops) return false;
+    auto feeds = cx.feeds.find(producer);
+    const bool reads_directly = feeds != cx.feeds.end() && feeds->second.count(host.root);
+    return !reads_directly || last_update_hosts(cx, cx.dag.node(host.root), producer);
+}
+
 bool exceeds_allocation_limit(const RuleContext &cx, const FuncNode &n) {
     auto big = cx.whole_largest.find(n.name);
     return big != cx.whole_largest.end() && big->second.bounded &&
@@ -153,33 +161,19 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             if (g == group_of.end()) all_grouped = false;
             else consumer_groups.insert(g->second);
         }
-        bool mergeable = !n.is_output && !n.is_extern && all_grouped && consumer_groups.size() == 1;
-        if (mergeable) {
-            const GroupPlan &cg = groups[*consumer_groups.begin()];
-            // An update root hosts members read by its last update only, directly (members of
-            // members are computed inside the same tile).
-            const bool update_host = cg.rule == RuleKind::UpdateLoops &&
-                                     (!cx.feeds[n.name].count(cg.root) || last_update_hosts(cx, dag.node(cg.root), n.name));
-            mergeable = cg.rule == RuleKind::TiledGroup || update_host;
-        }
+        const bool mergeable = !n.is_output && !n.is_extern && all_grouped && consumer_groups.size() == 1 &&
+                               may_host(cx, groups[*consumer_groups.begin()], n.name);
         if (mergeable) {
             const size_t gi = *consumer_groups.begin();
             GroupPlan &g = groups[gi];
             std::vector<std::string> members = g.members;
             members.push_back(n.name);
-            TileChoice t = choose_tile(cx, dag.node(g.root), members);
-            if (g.rule == RuleKind::UpdateLoops) {
-                TileChoice step = choose_tile(cx, dag.node(g.root), members, true);
-                if (step.feasible && (!t.feasible || step.cost < t.cost)) t = step;
-            }
+            const TileChoice t = fit_group(cx, g, members);
             const bool too_big_alone = exceeds_allocation_limit(cx, n);
             const double alone = n.has_updates() ? 0 : choose_tile(cx, n, {}).cost;
             if (t.feasible && (too_big_alone || t.cost <= cost[gi] + alone + traffic_cost(cx, n))) {
                 g.members = members;
-                g.tile_x = t.tile_x;
-                g.tile_y = t.tile_y;
-                g.inner_dims = t.inner_dims;
-                g.members_per_step = t.per_step;
+                take_tile(g, t);
                 cost[gi] = t.cost;
                 if (too_big_alone) g.why = "fused: " + n.name + " alone would exceed Halide's 2^31-byte buffer limit";
                 group_of[n.name] = gi;
@@ -196,12 +190,9 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             // The cost members are weighed against (update roots hosting members).
             if (g.rule == RuleKind::UpdateLoops) c = choose_tile(cx, n, {}).cost;
         } else {
-            TileChoice t = choose_tile(cx, n, {});
+            const TileChoice t = choose_tile(cx, n, {});
             g.rule = RuleKind::TiledGroup;
-            g.tile_x = t.tile_x;
-            g.tile_y = t.tile_y;
-            g.inner_dims = t.inner_dims;
-            g.vector_lanes = cx.lanes_of(n);
+            take_tile(g, t);
             c = t.cost;
         }
         g.vector_lanes = cx.lanes_of(n);

@@ -26,7 +26,11 @@ constexpr double kInfeasible = std::numeric_limits<double>::infinity();
 
 class Regrouper {
 public:
-    explicit Regrouper(const RuleContext &cx) : cx_(cx) {}
+    explicit Regrouper(const RuleContext &cx) : cx_(cx) {
+        for (const auto &[name, consumers] : cx.feeds) {
+            for (const std::string &c : consumers) producers_[c].push_back(name);
+        }
+    }
 
     void run(std::vector<GroupPlan> &groups) {
         double current = plan_cost(groups);
@@ -53,6 +57,7 @@ public:
 private:
     const RuleContext &cx_;
     std::map<std::string, std::pair<double, TileChoice>> fitted_;  // by group key
+    std::map<std::string, std::vector<std::string>> producers_;    // non-inlined, from cx.feeds
 
     static std::string key_of(const GroupPlan &g) {
         std::vector<std::string> m = g.members;
@@ -62,28 +67,17 @@ private:
         return k;
     }
 
-    // The group's cost at its best tile (members per tile or, for an update root, per step of its
-    // reduction); sets the tile. Rules without tiles cost nothing here (they do not change).
+    // The group's cost at its best tile (fit_group); sets the tile. Rules without tiles cost
+    // nothing here (they do not change).
     double fit(GroupPlan &g) {
         if (g.rule != RuleKind::TiledGroup && g.rule != RuleKind::UpdateLoops) return 0;
         const std::string k = key_of(g);
         auto it = fitted_.find(k);
         if (it == fitted_.end()) {
-            const FuncNode &root = cx_.dag.node(g.root);
-            TileChoice t = choose_tile(cx_, root, g.members);
-            if (g.rule == RuleKind::UpdateLoops && !g.members.empty()) {
-                TileChoice step = choose_tile(cx_, root, g.members, true);
-                if (step.feasible && (!t.feasible || step.cost < t.cost)) t = step;
-            }
+            const TileChoice t = fit_group(cx_, g, g.members);
             it = fitted_.emplace(k, std::make_pair(t.feasible ? t.cost : kInfeasible, t)).first;
         }
-        const TileChoice &t = it->second.second;
-        if (t.feasible) {
-            g.tile_x = t.tile_x;
-            g.tile_y = t.tile_y;
-            g.inner_dims = t.inner_dims;
-            g.members_per_step = t.per_step;
-        }
+        if (it->second.second.feasible) take_tile(g, it->second.second);
         return it->second.first;
     }
 
@@ -104,31 +98,8 @@ private:
         return -1;
     }
 
-    // The members of `g` that `f` reads, directly or through other members.
-    std::set<std::string> member_ancestors(const GroupPlan &g, const std::string &f) const {
-        std::set<std::string> in(g.members.begin(), g.members.end()), out;
-        std::vector<std::string> todo = {f};
-        while (!todo.empty()) {
-            const std::string cur = todo.back();
-            todo.pop_back();
-            for (const std::string &p : producers_of(cur)) {
-                if (in.count(p) && out.insert(p).second) todo.push_back(p);
-            }
-        }
-        return out;
-    }
-
-    std::vector<std::string> producers_of(const std::string &f) const {
-        std::vector<std::string> out;
-        for (const auto &[name, consumers] : cx_.feeds) {
-            if (consumers.count(f)) out.push_back(name);
-        }
-        return out;
-    }
-
     // Whether the root group `h` may join the group `g` (as the planner's merge allows).
     bool may_join(const std::vector<GroupPlan> &groups, const GroupPlan &h, size_t gi) const {
-        const GroupPlan &g = groups[gi];
         const FuncNode &n = cx_.dag.node(h.root);
         if (n.is_output || n.is_extern || (h.rule != RuleKind::TiledGroup && h.rule != RuleKind::UpdateLoops)) return false;
         const auto feeds = cx_.feeds.find(h.root);
@@ -136,9 +107,7 @@ private:
         for (const std::string &c : feeds->second) {
             if (group_holding(groups, c) != (int)gi) return false;
         }
-        if (g.rule == RuleKind::TiledGroup) return true;
-        return g.rule == RuleKind::UpdateLoops &&
-               (!feeds->second.count(g.root) || last_update_hosts(cx_, cx_.dag.node(g.root), h.root));
+        return may_host(cx_, groups[gi], h.root);
     }
 
     bool reroot(std::vector<GroupPlan> &groups, size_t gi, const std::string &m) {
@@ -154,7 +123,7 @@ private:
         }
         ng.vector_lanes = cx_.lanes_of(mn);
         ng.why = "re-rooted: hosts the producers next to it";
-        const std::set<std::string> moved = member_ancestors(groups[gi], m);
+        const std::set<std::string> moved = member_ancestors(groups[gi], m, producers_);
         ng.members.assign(moved.begin(), moved.end());
         std::vector<std::string> keep;
         for (const std::string &x : groups[gi].members) {

@@ -36,6 +36,10 @@ bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::s
 // Whether the Func's whole buffer at the family's largest shape exceeds Halide's 2^31 bytes.
 bool exceeds_allocation_limit(const RuleContext &cx, const FuncNode &n);
 
+// Whether the group `host` may compute `producer` per tile: a tiled group always; an update root
+// when it reads the producer in its last update only (or the producer feeds its members only).
+bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &producer);
+
 // ---- the rules' heuristics (one file each under space/rules/) ----
 
 // Inline.cpp: whether the inline rule applies.
@@ -57,6 +61,11 @@ struct TileChoice {
 // reduction: one step's region, times the steps, plus the accumulator's load and store per step.
 TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
                        bool per_step = false);
+// The tile of least estimated cost for a group's root with `members`: an update root hosting
+// members is costed both ways (per tile, per reduction step) and takes the cheaper.
+TileChoice fit_group(const RuleContext &cx, const GroupPlan &g, const std::vector<std::string> &members);
+// The group takes the choice's tile, inner dimensions and member placement.
+void take_tile(GroupPlan &g, const TileChoice &t);
 // The memory traffic (in operation-equivalents) a producer's own buffer costs: written once,
 // read back once, from DRAM when it does not fit the cores' caches.
 double traffic_cost(const RuleContext &cx, const FuncNode &n);

@@ -26,8 +26,10 @@ constexpr double kAccumulatorOpsPerStep = 2;  // an accumulator's load + store p
 // (128 KiB) with fresh pages, faulted in again for every tile (20% of unsharp's time).
 constexpr double kMmapThresholdBytes = 128 * 1024;
 constexpr double kPageBytes = 4096;
-// Measured: unsharp and harris ran 1.4-1.5x slower with whole-row tiles whose members crossed
-// the threshold than with 64 x 64 tiles that did not, so a page weighs more than its fault alone.
+// A heuristic weight, set from development runs on the 2-core benchmark machine (taken beside
+// other builds, not committed): unsharp and harris took about 1.4-1.9x as long with whole-row
+// tiles whose members crossed the threshold as with 64 x 64 tiles that did not, so a page is
+// weighed at more than its fault alone.
 constexpr double kPageFaultOps = 8000;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(b, 1); }
@@ -138,8 +140,9 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
                     }
                     // A member narrower than two vectors wastes most of its lanes (a transpose's
                     // tile rows are the member's columns). Wider members shift their last vector
-                    // inwards, and measured 64-wide tiles beat whole rows on unsharp and harris
-                    // although a 70-wide member region rounds up to 80 lanes: not counted.
+                    // inwards, and 64-wide tiles beat whole rows on unsharp and harris in the
+                    // same development runs although a 70-wide member region rounds up to 80
+                    // lanes: not counted.
                     const int m_lanes = cx.lanes_of(mn);
                     const int64_t m_x = computed.extent.empty() ? 1 : std::max<int64_t>(computed.extent[0], 1);
                     const double m_waste = m_x < 2 * m_lanes ? (double)ceil_div(m_x, m_lanes) * m_lanes / (double)m_x : 1.0;
@@ -172,6 +175,23 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
     if (!best.feasible) best = oversized;
     best.inner_dims = inner_dims;
     return best;
+}
+
+TileChoice fit_group(const RuleContext &cx, const GroupPlan &g, const std::vector<std::string> &members) {
+    const FuncNode &root = cx.dag.node(g.root);
+    TileChoice t = choose_tile(cx, root, members);
+    if (g.rule == RuleKind::UpdateLoops && !members.empty()) {
+        TileChoice step = choose_tile(cx, root, members, true);
+        if (step.feasible && (!t.feasible || step.cost < t.cost)) t = step;
+    }
+    return t;
+}
+
+void take_tile(GroupPlan &g, const TileChoice &t) {
+    g.tile_x = t.tile_x;
+    g.tile_y = t.tile_y;
+    g.inner_dims = t.inner_dims;
+    g.members_per_step = t.per_step;
 }
 
 }  // namespace diet
