@@ -2,12 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include "cost/Adaptation.h"
+#include "cost/BaseModel.h"
+#include "cost/Dataset.h"
 #include "cost/PackSumModel.h"
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <unistd.h>
 
 using namespace diet;
 
@@ -128,4 +131,163 @@ TEST_CASE("k is recovered from synthetic measurements", "[cost]") {
     }
     CHECK(fit_occupancy_k(samples) == Approx(k).margin(0.03));
     CHECK(fit_occupancy_k({}) == 1.0);
+}
+
+TEST_CASE("the pairwise objective learns the order within groups that the groups' offsets hide", "[cost][rank]") {
+    // 40 groups (shapes) of 8 programs. A program's label is its group's offset (large, from
+    // feature 0) plus a small within-group term (features 1 and 2): what the search needs is the
+    // within-group order, which a squared error on the labels mostly spends its trees on the
+    // offsets to learn.
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    auto make_groups = [&](int groups, size_t first_group, std::vector<FeatureRows> *p, std::vector<float> *y,
+                           std::vector<size_t> *g) {
+        for (int gi = 0; gi < groups; gi++) {
+            const float offset = 20.f * u(rng);
+            for (int i = 0; i < 8; i++) {
+                std::vector<float> x = {offset, u(rng), u(rng), u(rng)};
+                p->push_back({x});
+                y->push_back(offset + 0.5f * x[1] + 0.3f * (x[2] > 0.5f));
+                g->push_back(first_group + gi);
+            }
+        }
+    };
+    std::vector<FeatureRows> tp, hp;
+    std::vector<float> ty, hy;
+    std::vector<size_t> tg, hg;
+    make_groups(40, 0, &tp, &ty, &tg);
+    make_groups(20, 1000, &hp, &hy, &hg);
+    auto within_tau = [&](Objective o) {
+        PackSumModelParams params;
+        params.objective = o;
+        params.max_depth = 3;
+        params.eta = 0.1;
+        params.rounds = 100;
+        PackSumModel m(params);
+        m.train(tp, ty, tg);
+        REQUIRE(m.trained());
+        std::vector<float> s = m.predict(hp);
+        double sum = 0;
+        for (size_t b = 0; b < hp.size(); b += 8) {
+            std::vector<double> ps(s.begin() + b, s.begin() + b + 8), ms(hy.begin() + b, hy.begin() + b + 8);
+            sum += kendall_tau(ps, ms);
+        }
+        return sum / (hp.size() / 8);
+    };
+    const double pairwise = within_tau(Objective::PairwiseRank), regression = within_tau(Objective::Regression);
+    INFO("pairwise " << pairwise << ", regression " << regression);
+    CHECK(pairwise >= 0.7);
+    CHECK(pairwise > regression);
+}
+
+TEST_CASE("a pairwise model keeps its objective and calibration through a file", "[cost][rank][files]") {
+    std::vector<FeatureRows> p;
+    std::vector<float> y;
+    std::vector<size_t> g;
+    for (int i = 0; i < 60; i++) {
+        p.push_back({{(float)(i % 10), (float)(i / 10)}});
+        y.push_back((float)(i % 10) + 0.1f * (i / 10));
+        g.push_back((size_t)(i / 10));
+    }
+    PackSumModelParams params;
+    params.objective = Objective::PairwiseRank;
+    params.rounds = 50;
+    PackSumModel m(params);
+    m.train(p, y, g);
+    REQUIRE(m.trained());
+    ModelInfo info;
+    info.format = kModelFormat;
+    info.features = "kernel";
+    m.set_info(info);
+    const std::string path = "/tmp/diet_test_pairwise_" + std::to_string((long)::getpid()) + ".json";
+    m.save(path);
+    PackSumModel back;  // default params: regression, until the file says otherwise
+    std::string why;
+    REQUIRE(back.load(path, &why));
+    CHECK(back.info().objective == "pairwise");
+    CHECK(back.info().features == "kernel");
+    CHECK(back.predict(p) == m.predict(p));
+    std::remove(path.c_str());
+}
+
+TEST_CASE("objective names", "[cost][rank][options]") {
+    CHECK(objective_from_name("pairwise") == Objective::PairwiseRank);
+    CHECK(objective_from_name("regression") == Objective::Regression);
+    CHECK_THROWS_WITH(objective_from_name("lambdamart"), Catch::Contains("unknown cost-model objective"));
+}
+
+TEST_CASE("dataset records round-trip through a file, gzip included, and bad lines are named", "[cost][dataset]") {
+    DatasetRecord r;
+    r.pipeline = "abc";
+    r.label = "dense/inline_sum@0";
+    r.stage = "sum";
+    r.target = "x86-64-linux-avx-avx2-fma";
+    r.shape = "T=3";
+    r.kernel.kernel.cpu.vector_width = 8;
+    r.kernel.kernel.cpu.vectors = 3;
+    r.kernel.kernel.cpu.rows = 4;
+    r.kernel.extents = {96, 48};
+    r.kernel.reduction_points = 64;
+    r.kernel.contraction.strided_operands = 1;
+    r.flops = 2.0 * 96 * 48 * 64;
+    r.seconds = 1.5e-4;
+    DatasetRecord failed = r;
+    failed.seconds.reset();
+    const std::string path = "/tmp/diet_test_dataset_" + std::to_string((long)::getpid()) + ".jsonl";
+    std::remove(path.c_str());
+    append_dataset(path, {r});
+    append_dataset(path, {failed});
+    std::vector<DatasetRecord> back = read_dataset({path});
+    REQUIRE(back.size() == 2);
+    CHECK(back[0].to_json() == r.to_json());
+    CHECK(!back[1].seconds);
+    CHECK(kernel_features(back[0].kernel) == kernel_features(r.kernel));
+    CHECK(back[0].group() == "abc|sum|T=3");
+    REQUIRE(std::system(("gzip -kf " + path).c_str()) == 0);
+    CHECK(read_dataset({path + ".gz"}).size() == 2);
+    std::ofstream(path, std::ios::app) << "{\"format\": 1}\n";
+    CHECK_THROWS_WITH(read_dataset({path}), Catch::Contains("malformed dataset record"));
+    std::remove(path.c_str());
+    std::remove((path + ".gz").c_str());
+}
+
+TEST_CASE("the shipped model is used only for its target class and with loop-nest features", "[cost][base_model]") {
+    const Halide::Target avx512("x86-64-linux-avx-avx2-avx512-avx512_skylake-fma-f16c-sse41");
+    const Halide::Target avx2("x86-64-linux-avx-avx2-fma-f16c-sse41");
+    CHECK(target_class(avx512) == "x86-64/512-bit/32-vregs");
+    CHECK(target_class(avx2) == "x86-64/256-bit/16-vregs");
+    CHECK(base_model_path("none", avx2).empty());
+    CHECK(base_model_path("/x/m.json", avx2) == "/x/m.json");
+    CHECK(base_model_path("", avx2).find("/diet_models/x86-64_256-bit_16-vregs.json") != std::string::npos);
+
+    // A model trained for AVX-512 offered to an AVX2 target, a per-pipeline model, and no file.
+    std::vector<FeatureRows> p;
+    std::vector<float> y;
+    for (int i = 0; i < 20; i++) {
+        p.push_back({{(float)i, 1.f}});
+        y.push_back((float)i);
+    }
+    PackSumModel m(base_model_params(Objective::PairwiseRank));
+    m.train(p, y, std::vector<size_t>(20, 0));
+    ModelInfo info;
+    info.format = kModelFormat;
+    info.pipeline = kAnyPipeline;
+    info.features = "kernel";
+    info.target = target_class(avx512);
+    m.set_info(info);
+    const std::string path = "/tmp/diet_test_base_" + std::to_string((long)::getpid()) + ".json";
+    m.save(path);
+    std::string why;
+    CHECK(BaseModel::load(path, target_class(avx512), &why) != nullptr);
+    CHECK(why.empty());
+    CHECK(BaseModel::load(path, target_class(avx2), &why) == nullptr);
+    CHECK_THAT(why, Catch::Contains("a model for x86-64/512-bit/32-vregs, not x86-64/256-bit/16-vregs"));
+    info.pipeline = "0123456789abcdef";
+    m.set_info(info);
+    m.save(path);
+    CHECK(BaseModel::load(path, target_class(avx512), &why) == nullptr);
+    CHECK_THAT(why, Catch::Contains("a model of one pipeline"));
+    std::remove(path.c_str());
+    CHECK(BaseModel::load(path, target_class(avx512), &why) == nullptr);
+    CHECK(why.empty());  // no file: nothing to warn about
 }

@@ -8,11 +8,13 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
 #include "features/Features.h"
+#include "features/KernelFeatures.h"
 #include "features/Lowering.h"
 #include "schedule/Instantiate.h"
 #include "space/MicroKernel.h"
 
 #include <cmath>
+#include <set>
 
 using namespace Halide;
 using namespace diet;
@@ -459,4 +461,64 @@ TEST_CASE("a buffer without estimates is a clear error", "[features]") {
         message = e.what();
     }
     CHECK_THAT(message, Catch::Contains("input buffer a, dimension 0 has no estimate"));
+}
+
+TEST_CASE("loop-nest features tell every kernel apart and agree with the lowered Stmt", "[features][kernel]") {
+    DensePipeline d;  // y(96 x 16T) = x(64 x 16T) . w(64 x 96)
+    const Target t = cpu_target;
+    std::map<int, ShapeBinding> bindings;
+    for (int T : {1, 4, 64}) bindings[T] = bind_shape(Pipeline(d.y), Shape{{"T", T}});
+    FunctionDAG dag(d.outputs());
+    const MatmulPattern &p = dag.matmuls()[0];
+    ShapeFamily fam = read_shape_family(d.outputs(), Options{});
+    MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
+    CpuLimits cpu = CpuLimits::for_target(t, 2, 0);
+    std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, cpu);
+    REQUIRE(space.size() > 20);
+    auto at = [&](const MicroKernel &k, int T) {
+        return KernelAtShape{summarize(p), summarize(cpu), k, {96, 16 * T}, 64};
+    };
+    REQUIRE(kernel_feature_names().size() == kernel_features(at(space[0], 4)).size());
+
+    // Every schedule difference in the space changes the vector, at small and large shapes.
+    for (int T : {1, 64}) {
+        std::set<std::vector<float>> seen;
+        for (const MicroKernel &k : space) seen.insert(kernel_features(at(k, T)));
+        CHECK(seen.size() == space.size());
+    }
+
+    // What the features are derived from, against the Stmt of the kernel at the shape.
+    auto value = [](const std::vector<float> &f, const std::string &name) {
+        const int i = kernel_feature_index(name);
+        REQUIRE(i >= 0);
+        return std::exp2((double)f[i]) - 1;  // the inverse of log2p for non-negative values
+    };
+    for (size_t i = 0; i < space.size(); i += space.size() / 7) {
+        const MicroKernel &k = space[i];
+        for (int T : {4, 64}) {
+            INFO(k.to_string() << " at T=" << T);
+            Pipeline pl = instantiate(d.outputs(), Candidate{{{p, k}}}, t, cpu, Shape{{"T", T}});
+            LoweredProgram lp = lower_at_shape(pl, t, bindings[T]);
+            ProgramFeatures pf = extract_features(lp, FeatureOptions{false});
+            const FeatureRow &acc = row_of(pf, "acc");
+            const std::vector<float> f = kernel_features(at(k, T));
+            // Thread-pool tasks: the product of the parallel loops around the accumulator (none
+            // when the kernel runs as one task).
+            CHECK(std::max(1.0, raw(acc, "parallel_prod")) == Approx(value(f, "shape.tasks")).epsilon(1e-3));
+            // Work: one multiply per reduction point, recomputed points of shifted tiles included.
+            const double points = 96.0 * 16 * T * 64;
+            const double pad = f[kernel_feature_index("shape.padding_efficiency")];
+            // (A last panel with fewer tiles is guarded per tile; the extractor counts a guard it
+            // cannot resolve in full, so there the Stmt's count is bounded by whole panels.)
+            const int64_t tile_cols = (int64_t)(value(f, "tile.cols") + 0.5);
+            const int64_t tiles = (96 + tile_cols - 1) / tile_cols;
+            const double whole_panels = (double)((tiles + k.cpu.panel_tiles - 1) / k.cpu.panel_tiles * k.cpu.panel_tiles) / tiles;
+            CHECK(raw(acc, "float_mul") >= points);
+            CHECK(raw(acc, "float_mul") >= Approx(points / pad).epsilon(0.02));
+            CHECK(raw(acc, "float_mul") <= Approx(points / pad * whole_panels).epsilon(0.02));
+            // The vectors of the selected tile variant.
+            const double lanes = f[kernel_feature_index("tile.lane_use")] * k.cpu.vector_width;
+            if (value(f, "tile.vectors") >= 1) CHECK(raw(acc, "vec_len") == Approx(lanes));
+        }
+    }
 }

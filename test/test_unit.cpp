@@ -54,6 +54,10 @@ TEST_CASE("malformed options are user errors that name the problem", "[options]"
     CHECK_THAT(message_of({{"max_kernels", "0"}}), Catch::Contains("max_kernels must be in"));
     CHECK_THAT(message_of({{"training", "T=1:x"}}), Catch::Contains("not an integer"));
     CHECK(Options::from_map({{"max_kernels", "3"}}).max_kernels == 3);
+    CHECK_THAT(message_of({{"model_objective", "lambdamart"}}), Catch::Contains("pairwise or regression"));
+    CHECK_THAT(message_of({{"base_model", ""}}), Catch::Contains("base_model must be a file path or none"));
+    CHECK(Options::from_map({{"model_features", "ansor"}}).model_features == "ansor");
+    CHECK(Options::from_map({}).model_objective == "pairwise");
     CHECK_THAT(message_of({{"tile", "8"}}), Catch::Contains("unknown option 'tile'") && Catch::Contains("HL_DIET_tile"));
 }
 

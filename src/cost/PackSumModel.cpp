@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <random>
 
@@ -72,6 +73,44 @@ std::vector<float> sum_per_program(const std::vector<float> &rows, const std::ve
 
 }  // namespace
 
+const char *objective_name(Objective o) {
+    return o == Objective::PairwiseRank ? "pairwise" : "regression";
+}
+
+Objective objective_from_name(const std::string &name) {
+    if (name == "pairwise") return Objective::PairwiseRank;
+    if (name == "regression") return Objective::Regression;
+    user_error << "Diet: unknown cost-model objective '" << name << "' (use pairwise or regression)\n";
+    return Objective::Regression;
+}
+
+namespace {
+
+// Ordered pairs (better, worse) within each group, weighted by their label difference.
+struct RankPair {
+    size_t better, worse;
+    float weight;
+};
+
+std::vector<RankPair> rank_pairs(const std::vector<float> &y, const std::vector<size_t> &groups) {
+    std::map<size_t, std::vector<size_t>> members;
+    for (size_t i = 0; i < y.size(); i++) members[groups.empty() ? 0 : groups[i]].push_back(i);
+    std::vector<RankPair> pairs;
+    for (const auto &[g, ix] : members) {
+        for (size_t a = 0; a < ix.size(); a++) {
+            for (size_t b = a + 1; b < ix.size(); b++) {
+                const size_t i = ix[a], j = ix[b];
+                const float d = y[i] - y[j];
+                if (std::fabs(d) < 1e-6f) continue;
+                pairs.push_back(d > 0 ? RankPair{i, j, std::fabs(d)} : RankPair{j, i, std::fabs(d)});
+            }
+        }
+    }
+    return pairs;
+}
+
+}  // namespace
+
 PackSumModel::PackSumModel(PackSumModelParams p) : params_(p) {}
 
 PackSumModel::~PackSumModel() {
@@ -83,7 +122,12 @@ void PackSumModel::reset() {
     booster_ = nullptr;
 }
 
-void PackSumModel::train(const std::vector<FeatureRows> &programs, const std::vector<float> &labels) {
+void PackSumModel::train(const std::vector<FeatureRows> &programs, const std::vector<float> &labels,
+                         const std::vector<size_t> &groups) {
+    user_assert(groups.empty() || groups.size() == labels.size()) << "Diet: " << labels.size() << " labels but "
+                                                                   << groups.size() << " groups\n";
+    calibration_a_ = 1.0;
+    calibration_b_ = 0.0;
     user_assert(programs.size() == labels.size()) << "Diet: " << programs.size() << " programs but " << labels.size()
                                                   << " labels\n";
     reset();
@@ -113,29 +157,77 @@ void PackSumModel::train(const std::vector<FeatureRows> &programs, const std::ve
     for (size_t i = 0; i < labels.size(); i++) y[i] = top > 0 ? std::max(0.f, labels[i]) / top : 0.f;
 
     const size_t n = rows.program_of_row.size();
-    std::vector<float> grad(n), hess(n);
-    double best_rmse = INFINITY;
+    const bool rank = params_.objective == Objective::PairwiseRank;
+    const std::vector<RankPair> pairs = rank ? rank_pairs(y, groups) : std::vector<RankPair>{};
+    if (rank && pairs.empty()) {  // nothing to order: no model rather than a constant one
+        reset();
+        return;
+    }
+    std::vector<float> grad(n), hess(n), pgrad(programs.size()), phess(programs.size());
+    double best_loss = INFINITY;
     int best_round = 0;
     rounds_used_ = 0;
     for (int round = 0; round < params_.rounds; round++) {
         std::vector<float> sums = sum_per_program(row_margins(b, dtrain, n), rows.program_of_row, programs.size());
-        double se = 0;
-        for (size_t i = 0; i < sums.size(); i++) se += (sums[i] - y[i]) * (sums[i] - y[i]);
-        double rmse = std::sqrt(se / sums.size());
-        if (rmse < best_rmse - 1e-9) {
-            best_rmse = rmse;
+        double loss = 0;
+        if (rank) {
+            std::fill(pgrad.begin(), pgrad.end(), 0.f);
+            std::fill(phess.begin(), phess.end(), 0.f);
+            double wsum = 0;
+            for (const RankPair &pr : pairs) {
+                const double margin = sums[pr.better] - sums[pr.worse];
+                const double p_wrong = 1.0 / (1.0 + std::exp(margin));  // sigmoid(-margin)
+                loss += pr.weight * std::log1p(std::exp(-std::fabs(margin))) + pr.weight * std::max(0.0, -margin);
+                wsum += pr.weight;
+                pgrad[pr.better] -= (float)(pr.weight * p_wrong);
+                pgrad[pr.worse] += (float)(pr.weight * p_wrong);
+                const float h = (float)(pr.weight * std::max(p_wrong * (1 - p_wrong), 1e-6));
+                phess[pr.better] += h;
+                phess[pr.worse] += h;
+            }
+            loss /= std::max(wsum, 1e-12);
+        } else {
+            for (size_t i = 0; i < sums.size(); i++) loss += (sums[i] - y[i]) * (sums[i] - y[i]);
+            loss = std::sqrt(loss / sums.size());
+        }
+        if (loss < best_loss - 1e-9) {
+            best_loss = loss;
             best_round = round;
         } else if (round - best_round >= params_.early_stop_rounds) {
             break;
         }
         for (size_t r = 0; r < n; r++) {
             size_t p = rows.program_of_row[r];
-            float w = std::max(y[p], 1e-3f);  // a zero weight would drop the program entirely
-            grad[r] = (sums[p] - y[p]) * w;
-            hess[r] = w;
+            if (rank) {
+                grad[r] = pgrad[p];
+                hess[r] = std::max(phess[p], 1e-6f);
+            } else {
+                float w = std::max(y[p], 1e-3f);  // a zero weight would drop the program entirely
+                grad[r] = (sums[p] - y[p]) * w;
+                hess[r] = w;
+            }
         }
         check(XGBoosterBoostOneIter(b, dtrain.h, grad.data(), hess.data(), n), "boost");
         rounds_used_ = round + 1;
+    }
+    if (rank) {
+        // Scores back onto the label scale: least squares of the (normalized) label on the score.
+        std::vector<float> sums = sum_per_program(row_margins(b, dtrain, n), rows.program_of_row, programs.size());
+        double ms = 0, my = 0;
+        for (size_t i = 0; i < sums.size(); i++) {
+            ms += sums[i];
+            my += y[i];
+        }
+        ms /= sums.size();
+        my /= sums.size();
+        double sxy = 0, sxx = 0;
+        for (size_t i = 0; i < sums.size(); i++) {
+            sxy += (sums[i] - ms) * (y[i] - my);
+            sxx += (sums[i] - ms) * (sums[i] - ms);
+        }
+        // A non-positive slope would reverse the order the model learned: keep the order instead.
+        calibration_a_ = sxx > 0 && sxy > 0 ? sxy / sxx : 1e-3;
+        calibration_b_ = my - calibration_a_ * ms;
     }
 }
 
@@ -151,8 +243,12 @@ std::vector<float> PackSumModel::predict(const std::vector<FeatureRows> &program
     PackedRows rows = pack(programs);
     if (rows.program_of_row.empty()) return std::vector<float>(programs.size(), 0.f);
     DMatrix m(rows);
-    return sum_per_program(row_margins((BoosterHandle)booster_, m, rows.program_of_row.size()), rows.program_of_row,
-                           programs.size());
+    std::vector<float> s = sum_per_program(row_margins((BoosterHandle)booster_, m, rows.program_of_row.size()),
+                                           rows.program_of_row, programs.size());
+    if (params_.objective == Objective::PairwiseRank) {
+        for (float &v : s) v = (float)(calibration_a_ * v + calibration_b_);
+    }
+    return s;
 }
 
 namespace {
@@ -178,6 +274,8 @@ ModelInfo info_of(BoosterHandle b) {
         if (auto v = get_attr(b, "diet_trained_on")) i.trained_on = std::stoll(*v);
         if (auto v = get_attr(b, "diet_label_scale")) i.label_scale = std::stod(*v);
         if (auto v = get_attr(b, "diet_tool_version")) i.tool_version = *v;
+        if (auto v = get_attr(b, "diet_objective")) i.objective = *v;
+        if (auto v = get_attr(b, "diet_features")) i.features = *v;
     } catch (const std::exception &) {
         i.format = -1;  // attributes that do not parse: not a model this version can use
     }
@@ -196,6 +294,11 @@ void PackSumModel::save(const std::string &path) const {
     check(XGBoosterSetAttr(b, "diet_target", info_.target.c_str()), "set attribute");
     check(XGBoosterSetAttr(b, "diet_trained_on", std::to_string(info_.trained_on).c_str()), "set attribute");
     check(XGBoosterSetAttr(b, "diet_label_scale", scale), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_objective", objective_name(params_.objective)), "set attribute");
+    check(XGBoosterSetAttr(b, "diet_features", info_.features.c_str()), "set attribute");
+    char calib[96];
+    std::snprintf(calib, sizeof calib, "%.17g %.17g", calibration_a_, calibration_b_);
+    check(XGBoosterSetAttr(b, "diet_calibration", calib), "set attribute");
     check(XGBoosterSetAttr(b, "diet_tool_version", info_.tool_version.empty() ? "diet 0.1.0" : info_.tool_version.c_str()),
           "set attribute");
     // XGBoost picks the format from the file name's extension (".json", ".ubj", else binary), so
@@ -236,6 +339,11 @@ bool PackSumModel::load(const std::string &path, std::string *why) {
     reset();
     booster_ = b;
     info_ = info_of(b);
+    // A model predicts as it was trained: its objective and calibration come from the file.
+    params_.objective = info_.objective == "pairwise" ? Objective::PairwiseRank : Objective::Regression;
+    calibration_a_ = 1.0;
+    calibration_b_ = 0.0;
+    if (auto c = get_attr(b, "diet_calibration")) std::sscanf(c->c_str(), "%lf %lf", &calibration_a_, &calibration_b_);
     training_programs_ = (size_t)params_.warmup_programs;  // a saved model is past its warm-up
     return true;
 }

@@ -43,9 +43,25 @@ struct ModelInfo {
     int64_t trained_on = 0;    // measured programs it was trained on
     double label_scale = 1.0;  // labels were divided by this before training
     std::string tool_version;
+    std::string objective = "regression";  // objective_name() of what trained it
+    std::string features = "ansor";        // which features it reads (the tuner's model_features)
 };
 
+// What training minimizes.
+//  Regression:   Ansor's label-weighted squared error of each program's pack-sum score against
+//                its label (a throughput on some scale): the score is a throughput estimate.
+//  PairwiseRank: the logistic loss of every ordered pair of programs within one group (one shape):
+//                P(i faster than j) = sigmoid(score_i - score_j), each pair weighted by how far apart
+//                their labels are. Only the order within a group is learned, which is what the search
+//                and the dispatch use; scores are then mapped back to the label scale by a least-
+//                squares line fitted on the training programs (monotone, so the order is kept), so
+//                that predictions read as labels either way.
+enum class Objective { Regression, PairwiseRank };
+const char *objective_name(Objective o);
+Objective objective_from_name(const std::string &name);  // user_error when unknown
+
 struct PackSumModelParams {
+    Objective objective = Objective::Regression;
     int max_depth = 10;
     double eta = 0.2;
     double gamma = 0.001;
@@ -65,7 +81,9 @@ public:
     PackSumModel &operator=(const PackSumModel &) = delete;
 
     // Retrains from scratch on the programs and their labels (larger = better, e.g. throughput).
-    void train(const std::vector<FeatureRows> &programs, const std::vector<float> &labels);
+    // groups[i]: the group (shape) of program i, for PairwiseRank (empty: one group).
+    void train(const std::vector<FeatureRows> &programs, const std::vector<float> &labels,
+               const std::vector<size_t> &groups = {});
     // Predicted score of each program (the sum over its rows).
     std::vector<float> predict(const std::vector<FeatureRows> &programs) const;
     bool trained() const { return booster_ != nullptr; }
@@ -86,6 +104,7 @@ private:
     void *booster_ = nullptr;  // BoosterHandle
     int rounds_used_ = 0;
     size_t training_programs_ = 0;
+    double calibration_a_ = 1.0, calibration_b_ = 0.0;  // label = a * score + b (PairwiseRank)
     ModelInfo info_;
     void reset();
 };

@@ -14,7 +14,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir", "dataset", "model_features", "model_objective", "base_model"};
     return keys;
 }
 
@@ -160,6 +160,20 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             user_assert(used == value.size() && used > 0 && t > 0 && t <= 86400)
                 << "Diet: option timeout must be a number of seconds in (0, 86400], got '" << value << "'.\n";
             o.timeout_seconds = t;
+        } else if (key == "base_model") {
+            user_assert(!value.empty()) << "Diet: option base_model must be a file path or none.\n";
+            o.base_model = value;
+        } else if (key == "dataset") {
+            user_assert(!value.empty()) << "Diet: option dataset must be a file path.\n";
+            o.dataset_path = value;
+        } else if (key == "model_features") {
+            user_assert(value == "kernel" || value == "ansor")
+                << "Diet: option model_features must be kernel or ansor, got '" << value << "'.\n";
+            o.model_features = value;
+        } else if (key == "model_objective") {
+            user_assert(value == "pairwise" || value == "regression")
+                << "Diet: option model_objective must be pairwise or regression, got '" << value << "'.\n";
+            o.model_objective = value;
         } else if (key == "log" || key == "model" || key == "report") {
             user_assert(!value.empty()) << "Diet: option " << key << " must be a file path.\n";
             (key == "log" ? o.log_path : key == "model" ? o.model_path : o.report_path) = value;
@@ -187,8 +201,8 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             user_assert(n >= 1 && n <= 64) << "Diet: option max_kernels must be in [1, 64], got " << n << ".\n";
             o.max_kernels = (int)n;
         } else if (key == "mode") {
-            user_assert(value == "joint" || value == "per_shape" || value == "max_shape")
-                << "Diet: option mode must be joint, per_shape or max_shape, got '" << value << "'.\n";
+            user_assert(value == "joint" || value == "per_shape" || value == "max_shape" || value == "random")
+                << "Diet: option mode must be joint, per_shape, max_shape or random, got '" << value << "'.\n";
             o.mode = value;
         }
     }

@@ -28,7 +28,7 @@ struct Options {
     double timeout_seconds = 10.0;     // "timeout": one measurement's limit; past it the candidate is recorded as hung
     std::string log_path;              // "log": the tuning log (JSON lines); empty: none
     int trials = 0;                    // "trials": measurements in total; 0: no measurement (model or heuristic)
-    std::string mode = "joint";        // "mode": joint | per_shape | max_shape
+    std::string mode = "joint";        // "mode": joint | per_shape | max_shape | random (uniform samples, for datasets)
     std::string model_path;            // "model": the cost model file, loaded if present, saved after tuning
     std::string report_path;           // "report": JSON report of the tuning run
     int max_kernels = 8;               // "max_kernels": micro-kernels one stage may dispatch among
@@ -36,6 +36,10 @@ struct Options {
     std::string farm;                  // "farm": "" (measure here) or "slurm" (one sbatch array job per round)
     std::string farm_args;             // "farm_args": partition=...,account=...,time=...,gres=...,tasks=N (measure/FarmConfig.h)
     std::string farm_dir;              // "farm_dir": where rounds are written, on a path the compute nodes share; "": ./diet-farm
+    std::string base_model;            // "base_model": the shipped cost model's file; "none": off; "": the default (cost/BaseModel.h)
+    std::string dataset_path;          // "dataset": append every measurement to this cost-model dataset (cost/Dataset.h)
+    std::string model_features = "kernel";     // "model_features": kernel (loop-nest, no lowering) | ansor (lowered Stmt)
+    std::string model_objective = "pairwise";  // "model_objective": pairwise (rank within a shape) | regression
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

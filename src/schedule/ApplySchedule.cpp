@@ -190,8 +190,7 @@ private:
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
         kernel_dims_ = p.kernel_dims();
-        reduction_estimate_ = 1;
-        for (const LoopVar &l : p.reduction) reduction_estimate_ *= constant_value(l.extent).value_or(64);
+        reduction_estimate_ = schedule_reduction_estimate(p);
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
         if (p.update_on_output) {
             StageRef upd = w_.stage(out, 1, host_stages[1]);
@@ -370,13 +369,7 @@ private:
         w_.vectorize(st, dst_inner + "_i");
     }
 
-    // The task grain heuristic: enough register tiles per thread-pool task for ~8K multiply-adds
-    // (the reduction extent when constant, else 64), at most 16.
-    int task_grain(const TileVariant &t, const CpuKernel &k) const {
-        constexpr int64_t kMinTaskWork = 8192;
-        const int64_t work = (int64_t)t.cols * t.rows * k.panel_tiles * reduction_estimate_;
-        return (int)std::clamp<int64_t>((kMinTaskWork + work - 1) / std::max<int64_t>(work, 1), 1, 16);
-    }
+    int task_grain(const TileVariant &t, const CpuKernel &k) const { return cpu_task_grain(t, k, reduction_estimate_); }
 
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
                        const std::string &task) {

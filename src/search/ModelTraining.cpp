@@ -14,8 +14,9 @@ double throughput_of_label(double label) {
     return (std::exp2(std::max(0.0, label)) - 1.0) * 1e9;
 }
 
-PackSumModelParams model_params() {
+PackSumModelParams model_params(Objective objective) {
     PackSumModelParams p;
+    p.objective = objective;
     p.max_depth = 3;
     p.eta = 0.1;
     p.rounds = 300;
@@ -40,6 +41,31 @@ double mean_tau_within_shape(const std::vector<size_t> &shape, const std::vector
     return n ? sum / n : 0.0;
 }
 
+double top_k_recall(const std::vector<size_t> &group, const std::vector<double> &pred,
+                    const std::vector<double> &meas, size_t k) {
+    std::map<size_t, std::vector<size_t>> by;
+    for (size_t i = 0; i < group.size(); i++) by[group[i]].push_back(i);
+    int groups = 0, hits = 0;
+    for (auto &[g, ix] : by) {
+        if (ix.size() < 2) continue;
+        size_t best = ix[0];
+        for (size_t i : ix) {
+            if (meas[i] > meas[best]) best = i;
+        }
+        // The model's order; ties broken by index, deterministic.
+        std::stable_sort(ix.begin(), ix.end(), [&](size_t a, size_t b) { return pred[a] > pred[b]; });
+        groups++;
+        for (size_t r = 0; r < std::min(k, ix.size()); r++) {
+            // A kernel measured as fast as the best counts as finding it.
+            if (meas[ix[r]] >= meas[best]) {
+                hits++;
+                break;
+            }
+        }
+    }
+    return groups ? (double)hits / groups : -1.0;
+}
+
 ModelQuality quality_of(const std::vector<size_t> &shape, const std::vector<double> &pred_throughput,
                         const std::vector<double> &meas_throughput, const std::vector<double> &flops) {
     ModelQuality q;
@@ -53,6 +79,8 @@ ModelQuality quality_of(const std::vector<size_t> &shape, const std::vector<doub
     q.tau_seconds = kendall_tau(ps, ms);
     q.tau_throughput = kendall_tau(pred_throughput, meas_throughput);
     q.tau_within_shape = mean_tau_within_shape(shape, ps, ms);
+    q.top1_recall = top_k_recall(shape, pred_throughput, meas_throughput, 1);
+    q.top5_recall = top_k_recall(shape, pred_throughput, meas_throughput, 5);
     return q;
 }
 

@@ -24,7 +24,7 @@ double throughput_of_label(double label);
 
 // Shallow trees: a tuning run trains on tens of programs (same cross-validation: depth 3 beat the
 // default depth 10 of Ansor's larger data sets).
-PackSumModelParams model_params();
+PackSumModelParams model_params(Objective objective = Objective::Regression);
 
 // Kendall's tau within each shape, averaged over the shapes with at least three pairs: how well
 // the model ranks the kernels at one shape, which is what the search and the dispatch ask of it.
@@ -37,14 +37,25 @@ struct ModelQuality {
     double tau_seconds = 0;       // predicted vs measured time, all pairs
     double tau_throughput = 0;    // predicted vs measured FLOP/s, all pairs
     double tau_within_shape = 0;  // mean over shapes of the tau of times at that shape
+    // Over the shapes with at least two measured programs: the fraction where the measured best is
+    // the model's first choice (top-1) or among its first five (top-5); -1 when no shape qualifies.
+    double top1_recall = -1, top5_recall = -1;
     nlohmann::json to_json() const {
-        return {{"pairs", pairs}, {"kendall_tau_seconds", tau_seconds}, {"kendall_tau_throughput", tau_throughput},
-                {"kendall_tau_within_shape", tau_within_shape}};
+        return {{"pairs", pairs},
+                {"kendall_tau_seconds", tau_seconds},
+                {"kendall_tau_throughput", tau_throughput},
+                {"kendall_tau_within_shape", tau_within_shape},
+                {"top1_recall", top1_recall},
+                {"top5_recall", top5_recall}};
     }
 };
 
 // The quality of predicted against measured throughputs of pairs at training shapes shape[i];
 // flops[i] (the pair's work) turns throughputs into the times the taus compare.
+// Top-k recall of the measured best within each group (see ModelQuality).
+double top_k_recall(const std::vector<size_t> &group, const std::vector<double> &pred_throughput,
+                    const std::vector<double> &meas_throughput, size_t k);
+
 ModelQuality quality_of(const std::vector<size_t> &shape, const std::vector<double> &pred_throughput,
                         const std::vector<double> &meas_throughput, const std::vector<double> &flops);
 

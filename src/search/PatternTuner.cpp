@@ -3,6 +3,7 @@
 #include "search/PatternTuner.h"
 
 #include "cost/Adaptation.h"
+#include "cost/Dataset.h"
 #include "features/Features.h"
 #include "measure/FarmMeasure.h"
 #include "search/TunerReport.h"
@@ -12,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <random>
+#include <set>
 
 namespace diet {
 
@@ -61,7 +64,10 @@ PatternTuner::PatternTuner(const std::vector<Function> &outputs, const std::vect
                            const std::map<std::string, TuningRecord> *logged)
     : outputs_(outputs), current_(current), which_(which), training_(training), bindings_(bindings), ext_(ext),
       space_(space), target_(target), cpu_(cpu), workers_(workers), opts_(opts), measurer_(measurer),
-      logged_(logged), model_(model_params()) {
+      logged_(logged), model_(model_params(objective_from_name(opts.model_objective))) {
+    contraction_ = summarize(pattern());
+    machine_ = summarize(cpu);
+    machine_.cores = workers;
     for (size_t s = 0; s < training.size(); s++) {
         flops_.push_back(stage_flops(pattern(), ext.host_extents[s], bindings[s]));
     }
@@ -82,7 +88,7 @@ SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const st
     Predict predict = [&](const std::vector<size_t> &ks) {
         auto t0 = Clock::now();
         std::vector<std::vector<double>> out;
-        if (model_.trained()) {
+        if (can_predict()) {
             // One batched prediction for every (kernel, shape) pair.
             std::vector<size_t> kk;
             std::vector<std::vector<int64_t>> ee;
@@ -121,6 +127,44 @@ SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const st
     return evolutionary_search(space_, weights, predict, measure, learn, sp, report);
 }
 
+SearchResult PatternTuner::random_search(int budget, uint64_t seed) {
+    std::mt19937_64 rng(seed * 7919 + 17);
+    std::vector<std::pair<size_t, size_t>> todo;
+    std::set<std::pair<size_t, size_t>> seen;
+    const size_t all = space_.size() * training_.size();
+    while ((int)todo.size() < budget && seen.size() < all) {
+        std::pair<size_t, size_t> p{rng() % space_.size(), rng() % training_.size()};
+        if (seen.insert(p).second) todo.push_back(p);
+    }
+    SearchResult r;
+    for (size_t i = 0; i < todo.size(); i += 8) {
+        std::vector<std::pair<size_t, size_t>> batch(todo.begin() + i, todo.begin() + std::min(todo.size(), i + 8));
+        std::vector<std::optional<double>> secs = measure_pairs(batch);
+        for (size_t j = 0; j < batch.size(); j++) r.trials.push_back({batch[j].first, batch[j].second, secs[j]});
+        std::cerr << "[diet] tune " << pattern().acc << ": random sample " << std::min(todo.size(), i + 8) << "/"
+                  << todo.size() << best_ms_per_shape(measured_, training_) << "\n";
+    }
+    for (size_t s = 0; s < training_.size(); s++) {
+        std::optional<size_t> best;
+        for (const Trial &t : r.trials) {
+            if (t.shape == s && t.seconds && (!best || *t.seconds < *r.trials[*best].seconds)) best = &t - &r.trials[0];
+        }
+        if (best) {
+            r.best_kernel.push_back(r.trials[*best].kernel);
+            r.best_seconds.push_back(r.trials[*best].seconds);
+        } else {
+            size_t h = 0;
+            for (size_t k = 1; k < space_.size(); k++) {
+                if (predicted_throughput(k, s) > predicted_throughput(h, s)) h = k;
+            }
+            r.best_kernel.push_back(h);
+            r.best_seconds.push_back(std::nullopt);
+        }
+    }
+    retrain();
+    return r;
+}
+
 std::optional<double> PatternTuner::seconds_of(size_t k, size_t s) const {
     auto it = measured_.find({k, s});
     return it == measured_.end() ? std::nullopt : it->second;
@@ -150,6 +194,7 @@ size_t PatternTuner::cherry_pick(size_t k) const {
 const FeatureRows &PatternTuner::features(size_t k) {
     auto it = features_.find(k);
     if (it != features_.end()) return it->second;
+    const auto t0 = Clock::now();
     const size_t s = cherry_pick(k);
     FeatureRows rows;
     try {
@@ -165,10 +210,20 @@ const FeatureRows &PatternTuner::features(size_t k) {
     } catch (const Halide::Error &e) {
         std::cerr << "[diet] cannot featurize " << space_[k].to_string() << ": " << e.what() << "\n";
     }
+    featurize_seconds_ += seconds_since(t0);
+    featurized_++;
     return features_.emplace(k, rows).first->second;
 }
 
-FeatureRows PatternTuner::rows_for(size_t k, const std::vector<int64_t> &extents, double flops) {
+FeatureRows PatternTuner::rows_of(const std::string &kind, size_t k, const std::vector<int64_t> &extents,
+                                  double flops) {
+    if (kind == "kernel") {
+        const auto t0 = Clock::now();
+        FeatureRows rows = {kernel_features(at_shape(k, extents, flops))};
+        featurize_seconds_ += seconds_since(t0);
+        featurized_++;
+        return rows;
+    }
     FeatureRows rows = features(k);
     std::vector<float> context;
     for (int64_t e : extents) context.push_back(log2p((float)e));
@@ -188,7 +243,7 @@ std::vector<std::optional<double>> PatternTuner::measure_pairs(const std::vector
         Candidate c = candidate(k, s);
         // Featurized whether or not the log already has the measurement, so that a resumed run
         // does exactly the work, in the same order, of the run it resumes.
-        const std::string features_digest = digest(features(k));
+        const std::string features_digest = digest(rows_at(k, s));
         // Resume: a measurement already in the tuning log is reused, not repeated.
         auto hit = logged_->find(ShapeFamily::to_string(training_[s]) + "|" + c.describe());
         if (hit != logged_->end()) {
@@ -201,10 +256,13 @@ std::vector<std::optional<double>> PatternTuner::measure_pairs(const std::vector
     }
     if (!jobs.empty()) {
         std::vector<TuningRecord> recs = measure_jobs(*measurer_, opts_, outputs_, jobs, cpu_);  // here or on Slurm
+        std::vector<DatasetRecord> data;
         for (size_t j = 0; j < recs.size(); j++) {
             if (recs[j].ok()) out[job_of[j]] = recs[j].median_seconds;
             measurements_++;
+            if (!opts_.dataset_path.empty() && !target_.has_gpu_feature()) data.push_back(dataset_record(pairs[job_of[j]].first, pairs[job_of[j]].second, out[job_of[j]]));
         }
+        if (!data.empty()) append_dataset(opts_.dataset_path, data);
     }
     for (size_t i = 0; i < pairs.size(); i++) {
         // Held-out quality: what the model predicted for this pair before it saw it.
@@ -216,6 +274,24 @@ std::vector<std::optional<double>> PatternTuner::measure_pairs(const std::vector
     }
     measure_seconds_ += seconds_since(t0);
     return out;
+}
+
+KernelAtShape PatternTuner::at_shape(size_t k, const std::vector<int64_t> &extents, double flops) const {
+    double points = 2.0;
+    for (int64_t e : extents) points *= (double)e;
+    return {contraction_, machine_, space_[k], extents, std::max<int64_t>(1, std::llround(flops / points))};
+}
+
+DatasetRecord PatternTuner::dataset_record(size_t k, size_t s, std::optional<double> seconds) const {
+    DatasetRecord r;
+    r.pipeline = fingerprint_;
+    r.stage = pattern().acc;
+    r.target = target_.to_string();
+    r.shape = ShapeFamily::to_string(training_[s]);
+    r.kernel = at_shape(k, ext_.host_extents[s], flops_[s]);
+    r.flops = flops_[s];
+    r.seconds = seconds;
+    return r;
 }
 
 }  // namespace diet

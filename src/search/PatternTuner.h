@@ -7,8 +7,11 @@
 
 #include "Halide.h"
 #include "analysis/ShapeFamily.h"
+#include "cost/BaseModel.h"
+#include "cost/Dataset.h"
 #include "cost/PackSumModel.h"
 #include "dispatch/Dispatch.h"
+#include "features/KernelFeatures.h"
 #include "features/Lowering.h"
 #include "measure/Measure.h"
 #include "measure/TuningLog.h"
@@ -55,6 +58,10 @@ public:
     SearchResult search(const std::vector<size_t> &shape_ids, const std::vector<double> &weights, int budget,
                         uint64_t seed);
 
+    // `budget` uniformly drawn (kernel, training shape) pairs, measured in rounds of 8 (mode random);
+    // the best measured kernel per shape (the heuristic's where a shape got none).
+    SearchResult random_search(int budget, uint64_t seed);
+
     // Throughput the model expects of kernel k at training shape s (FLOP/s).
     double predicted_throughput(size_t k, size_t s);
 
@@ -65,6 +72,10 @@ public:
                                               const std::vector<double> &flops);
 
     bool model_trained() const { return model_.trained(); }
+    // The shipped model (cost/BaseModel.h): predicts until this run's model is trained.
+    void set_base_model(const BaseModel *m) { base_ = m; }
+    bool can_predict() const { return model_.trained() || base_ != nullptr; }
+    const std::string &model_features() const { return opts_.model_features; }
 
     // f_occ * f_pad of kernel k at an output of these extents.
     double adaptation(size_t k, const std::vector<int64_t> &e) const;
@@ -88,8 +99,11 @@ public:
     ModelQuality held_out_quality(size_t min_trained) const;
 
     // k-fold cross-validation over all of this run's measurements: each fold predicted by a model
-    // trained, the same way, on the others. Deterministic (folds by a seeded shuffle).
+    // trained, the same way, on the others. Deterministic (folds by a seeded shuffle). By default
+    // with this run's features and objective; `features` ("kernel", "ansor") and `objective` ask
+    // for another model (the report compares them; "ansor" lowers every measured kernel).
     ModelQuality cross_validated_quality(int folds, uint64_t seed);
+    ModelQuality cross_validated_quality(int folds, uint64_t seed, const std::string &features, Objective objective);
     size_t trained_on() const { return trained_on_; }
     // Warm start (HL_DIET_MODEL): only a Diet model of this format, pipeline and target is used
     // (cost/PackSumModel.h); anything else is rejected with a message, and later left as it is.
@@ -102,8 +116,11 @@ public:
     // with measured times where it is a training shape, the model's elsewhere. With `verify`, a
     // training shape whose dispatched kernel is unmeasured there is measured, and one whose
     // dispatched kernel is more than 10% slower than its best measured kernel gets that kernel.
+    // `unmeasured`: more candidates, predicted only (with no measurement at all: the shipped model's
+    // per-shape favourites).
     Dispatch dispatch(const std::vector<Shape> &shapes, const std::vector<std::vector<int64_t>> &extents,
-                      const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep);
+                      const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep,
+                      const std::vector<size_t> &unmeasured = {});
     int verification_measurements() const { return verification_measurements_; }
     // Retrains the model on every measurement of this stage.
     void learn_from_everything() { retrain(); }
@@ -125,6 +142,10 @@ private:
 
     std::vector<double> flops_;
     std::map<size_t, FeatureRows> features_;
+    ContractionSummary contraction_;  // for the loop-nest features and the dataset
+    const BaseModel *base_ = nullptr;
+    KernelAtShape at_shape(size_t k, const std::vector<int64_t> &extents, double flops) const;
+    MachineSummary machine_;
     MeasuredTimes measured_;
     PackSumModel model_;
     double label_scale_ = 1.0;
@@ -146,15 +167,39 @@ private:
     size_t cherry_pick(size_t k) const;
 
     const FeatureRows &features(size_t k);
+    double featurize_seconds_ = 0;
+    int featurized_ = 0;
+
+public:
+    // Featurization cost so far: seconds and programs featurized (kernel x shape rows built).
+    double featurize_seconds() const { return featurize_seconds_; }
+    int featurized() const { return featurized_; }
+
+private:
+    // The program's rows for the model with `kind` features: "ansor", the kernel's shape-generic
+    // Stmt features plus the shape's context; "kernel", one row of loop-nest features at the shape.
+    FeatureRows rows_of(const std::string &kind, size_t k, const std::vector<int64_t> &extents, double flops);
+    // The factor that model's predictions are multiplied by: f_occ * f_pad for "ansor" (DietCode's
+    // decomposition, its features describe one task), 1 for "kernel" (they include the shape).
+    double adaptation_for(const std::string &kind, size_t k, const std::vector<int64_t> &e) const;
 
     // The kernel's shape-generic rows with the shape's context appended to each (log2p of the
     // output extents, of the micro-kernel instances and of the work). The generic features
     // describe one task; on the CPU a task also loops over all rows, and how much work a task has
     // decides how well it amortizes its panel copy and its weight traffic: the context lets the one
     // joint model learn that, which f_occ and f_pad alone do not capture.
-    FeatureRows rows_for(size_t k, const std::vector<int64_t> &extents, double flops);
+    FeatureRows rows_for(size_t k, const std::vector<int64_t> &extents, double flops) {
+        return rows_of(opts_.model_features, k, extents, flops);
+    }
     FeatureRows rows_at(size_t k, size_t s) { return rows_for(k, ext_.host_extents[s], flops_[s]); }
 
+    DatasetRecord dataset_record(size_t k, size_t s, std::optional<double> seconds) const;
+    std::string fingerprint_;  // of the pipeline, for the dataset
+
+public:
+    void set_fingerprint(const std::string &f) { fingerprint_ = f; }
+
+private:
     std::vector<std::optional<double>> measure_pairs(const std::vector<std::pair<size_t, size_t>> &pairs);
 
     // Labels: the micro-kernel's own throughput, the adaptation terms divided out. All trials of all

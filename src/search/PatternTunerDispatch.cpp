@@ -16,16 +16,19 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vector<std::vector<int64_t>> &extents,
-                                const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep) {
-    std::vector<size_t> cands;
+                                const std::vector<double> &flops, size_t max_kernels, bool verify, nlohmann::json *rep,
+                                const std::vector<size_t> &unmeasured) {
+    std::vector<size_t> cands = unmeasured;
     for (const auto &[key, secs] : measured_) {
-        if (secs && !features(key.first).empty() &&
+        // The Ansor features need a lowering; a kernel that cannot be featurized cannot be predicted.
+        if (secs && (opts_.model_features != "ansor" || !features(key.first).empty()) &&
             std::find(cands.begin(), cands.end(), key.first) == cands.end()) {
             cands.push_back(key.first);
         }
     }
     std::sort(cands.begin(), cands.end());
-    if (cands.empty() || !model_.trained()) return {};
+    cands.erase(std::unique(cands.begin(), cands.end()), cands.end());
+    if (cands.empty() || !can_predict()) return {};
     std::vector<int> training_index(shapes.size(), -1);
     for (size_t v = 0; v < shapes.size(); v++) {
         for (size_t t = 0; t < training_.size(); t++) {

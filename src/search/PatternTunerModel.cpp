@@ -27,7 +27,7 @@ double seconds_since(Clock::time_point t) {
 }  // namespace
 
 double PatternTuner::predicted_throughput(size_t k, size_t s) {
-    if (!model_.trained()) {
+    if (!can_predict()) {
         // Before the model has data: the analytic heuristic, in arbitrary units (named prior).
         MatmulExtents one;
         one.host_extents = {ext_.host_extents[s]};
@@ -40,15 +40,25 @@ double PatternTuner::predicted_throughput(size_t k, size_t s) {
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,
                                                         const std::vector<std::vector<int64_t>> &extents,
                                                         const std::vector<double> &flops) {
-    internal_assert(model_.trained());
+    internal_assert(can_predict());
+    if (!model_.trained()) {
+        std::vector<KernelAtShape> in;
+        for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));
+        return base_->predict(in);
+    }
     std::vector<FeatureRows> programs;
     for (size_t i = 0; i < ks.size(); i++) programs.push_back(rows_for(ks[i], extents[i], flops[i]));
     std::vector<float> scores = model_.predict(programs);
     std::vector<double> out;
     for (size_t i = 0; i < ks.size(); i++) {
-        out.push_back(throughput_of_label(scores[i] * label_scale_) * adaptation(ks[i], extents[i]));
+        out.push_back(throughput_of_label(scores[i] * label_scale_) *
+                      adaptation_for(opts_.model_features, ks[i], extents[i]));
     }
     return out;
+}
+
+double PatternTuner::adaptation_for(const std::string &kind, size_t k, const std::vector<int64_t> &e) const {
+    return kind == "kernel" ? 1.0 : adaptation(k, e);
 }
 
 double PatternTuner::adaptation(size_t k, const std::vector<int64_t> &e) const {
@@ -92,12 +102,21 @@ ModelQuality PatternTuner::held_out_quality(size_t min_trained) const {
 }
 
 ModelQuality PatternTuner::cross_validated_quality(int folds, uint64_t seed) {
+    return cross_validated_quality(folds, seed, opts_.model_features, objective_from_name(opts_.model_objective));
+}
+
+ModelQuality PatternTuner::cross_validated_quality(int folds, uint64_t seed, const std::string &kind,
+                                                   Objective objective) {
     std::vector<std::pair<size_t, size_t>> pairs;
     std::vector<double> meas;
+    std::vector<FeatureRows> rows;
     for (const auto &[key, secs] : measured_) {
-        if (!secs || features(key.first).empty()) continue;
+        if (!secs) continue;
+        FeatureRows r = rows_of(kind, key.first, ext_.host_extents[key.second], flops_[key.second]);
+        if (r.empty()) continue;
         pairs.push_back(key);
         meas.push_back(flops_[key.second] / *secs);
+        rows.push_back(std::move(r));
     }
     folds = std::min<int>(folds, (int)pairs.size() / 3);  // at least three programs per fold
     if (folds < 2) return {};
@@ -109,24 +128,26 @@ ModelQuality PatternTuner::cross_validated_quality(int folds, uint64_t seed) {
     for (int f = 0; f < folds; f++) {
         std::vector<FeatureRows> programs, test;
         std::vector<float> labels;
-        std::vector<size_t> test_ix;
+        std::vector<size_t> groups, test_ix;
         for (size_t i = 0; i < pairs.size(); i++) {
             auto [k, s] = pairs[i];
             if (fold[i] == f) {
-                test.push_back(rows_at(k, s));
+                test.push_back(rows[i]);
                 test_ix.push_back(i);
             } else {
-                programs.push_back(rows_at(k, s));
-                labels.push_back((float)label_of_throughput(meas[i] / adaptation(k, ext_.host_extents[s])));
+                programs.push_back(rows[i]);
+                labels.push_back((float)label_of_throughput(meas[i] / adaptation_for(kind, k, ext_.host_extents[s])));
+                groups.push_back(s);
             }
         }
-        PackSumModel m(model_params());
-        m.train(programs, labels);
+        PackSumModel m(model_params(objective));
+        m.train(programs, labels, groups);
+        if (!m.trained()) return {};
         double scale = *std::max_element(labels.begin(), labels.end());
         std::vector<float> scores = m.predict(test);
         for (size_t j = 0; j < test_ix.size(); j++) {
             auto [k, s] = pairs[test_ix[j]];
-            pred[test_ix[j]] = throughput_of_label(scores[j] * scale) * adaptation(k, ext_.host_extents[s]);
+            pred[test_ix[j]] = throughput_of_label(scores[j] * scale) * adaptation_for(kind, k, ext_.host_extents[s]);
         }
     }
     std::vector<size_t> shape;
@@ -146,6 +167,10 @@ void PatternTuner::warm_start(const std::string &path, const std::string &pipeli
     } else if (f.state != ModelFile::Usable) {
         std::cerr << "[diet] warning: the cost model file " << path << " is rejected: it is " << f.why
                   << "; starting from the heuristic (the file will not be overwritten)\n";
+    } else if (f.info.features != opts_.model_features) {
+        std::cerr << "[diet] warning: the cost model file " << path << " is rejected: it reads " << f.info.features
+                  << " features, this run uses " << opts_.model_features
+                  << " (HL_DIET_MODEL_FEATURES); starting from the heuristic (the file will not be overwritten)\n";
     } else if (model_.load(path, &why)) {
         label_scale_ = model_.info().label_scale > 0 ? model_.info().label_scale : 1.0;
         std::cerr << "[diet] cost model loaded from " << path << " (trained on " << model_.info().trained_on
@@ -164,6 +189,7 @@ void PatternTuner::save_model(const std::string &path, const std::string &pipeli
     info.target = target;
     info.trained_on = (int64_t)trained_on_;
     info.label_scale = label_scale_;
+    info.features = opts_.model_features;
     info.tool_version = kToolVersion;
     model_.set_info(info);
     std::string message;
@@ -175,6 +201,7 @@ void PatternTuner::retrain(const std::set<size_t> &only_shapes) {
     auto t0 = Clock::now();
     std::vector<FeatureRows> programs;
     std::vector<float> labels;
+    std::vector<size_t> groups;
     std::map<size_t, std::vector<std::pair<double, double>>> by_kernel;  // k -> (wave efficiency, FLOP/s)
     for (const auto &[key, secs] : measured_) {
         if (!secs || (!only_shapes.empty() && !only_shapes.count(key.second))) continue;
@@ -184,11 +211,14 @@ void PatternTuner::retrain(const std::set<size_t> &only_shapes) {
         const double u = (double)g / (double)(((g + workers_ - 1) / workers_) * workers_);
         const double throughput = flops_[s] / *secs;
         by_kernel[k].emplace_back(u, throughput);
-        const double adapt = occupancy(g, workers_, occupancy_k_) * kernel_padding_efficiency(space_[k], e);
+        const double adapt = opts_.model_features == "kernel"
+                                 ? 1.0
+                                 : occupancy(g, workers_, occupancy_k_) * kernel_padding_efficiency(space_[k], e);
         FeatureRows rows = rows_at(k, s);
         if (rows.empty()) continue;
         programs.push_back(rows);
         labels.push_back((float)label_of_throughput(throughput / adapt));
+        groups.push_back(s);
     }
     std::vector<OccupancySample> occ;
     for (const auto &[k, obs] : by_kernel) {
@@ -201,8 +231,8 @@ void PatternTuner::retrain(const std::set<size_t> &only_shapes) {
     if (programs.size() >= 4) {
         label_scale_ = 0;
         for (float l : labels) label_scale_ = std::max(label_scale_, (double)l);
-        model_.train(programs, labels);
-        trained_on_ = programs.size();
+        model_.train(programs, labels, groups);
+        trained_on_ = model_.trained() ? programs.size() : 0;
     }
     model_seconds_ += seconds_since(t0);
 }

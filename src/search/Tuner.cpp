@@ -3,6 +3,7 @@
 // (search/TunerHistory.h) and the report (search/TunerReport.h).
 #include "search/Tuner.h"
 
+#include "cost/BaseModel.h"
 #include "dispatch/Dispatch.h"
 #include "features/Lowering.h"
 #include "measure/Fingerprint.h"
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <memory>
 #include <set>
 
 namespace diet {
@@ -85,7 +87,22 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
                       << " holds no dispatch decision for this pipeline, target and shape family; using the heuristic\n";
         }
     }
-    if (opts.trials == 0 && opts.model_path.empty()) return result;
+    // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured
+    // and seeds a tuning run's predictions. Rejected files are named once, and Diet goes on.
+    std::unique_ptr<BaseModel> base;
+    if (!on_gpu) {
+        const std::string path = base_model_path(opts.base_model, target);
+        std::string why;
+        base = BaseModel::load(path, target_class(target), &why);
+        if (!why.empty()) {
+            std::cerr << "[diet] warning: the shipped cost model " << path << " is not used: it is " << why
+                      << "; using the heuristic\n";
+        } else if (!base && !opts.base_model.empty() && opts.base_model != "none") {
+            std::cerr << "[diet] warning: no cost model at " << path << " (HL_DIET_BASE_MODEL); using the heuristic\n";
+        }
+        if (base && opts.model_features != "kernel") base.reset();  // it reads loop-nest features only
+    }
+    if (opts.trials == 0 && opts.model_path.empty() && !base) return result;
 
     // Bind every training shape now, while the estimates are still symbolic.
     Pipeline whole = as_pipeline(outputs);
@@ -110,6 +127,8 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         std::vector<MicroKernel> space = on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);
         PatternTuner tuner(outputs, result.kernels, pi, training, bindings, ext, space, target, cpu, workers, opts,
                            &measurer, &history.logged);
+        tuner.set_fingerprint(fingerprint);
+        tuner.set_base_model(base.get());
         if (!opts.model_path.empty()) tuner.warm_start(opts.model_path, fingerprint, target.to_string());
 
         // The stages are tuned one after another: share the budget evenly.
@@ -127,6 +146,11 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
                 SearchResult r = tuner.search({s}, {1.0}, b, opts.seed + s);
                 best[s] = r.best_kernel[0];
             }
+        } else if (opts.mode == "random") {
+            // Uniform samples of (kernel, shape) pairs, no model in the loop: for a cost model's
+            // dataset (HL_DIET_DATASET), whose ranking must be learned over the whole space.
+            SearchResult r = tuner.random_search(budget, opts.seed);
+            best = r.best_kernel;
         } else {  // max_shape: tune the largest training shape only and use its kernel everywhere
             size_t largest = 0;
             for (size_t s = 1; s < training.size(); s++) {
@@ -158,14 +182,16 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
             }
         }
         result.kernels[pi].kernel = space[chosen];
-        result.kernels[pi].chosen_by = opts.trials > 0 ? "tuning" : "the cost model " + opts.model_path;
+        result.kernels[pi].chosen_by = opts.trials > 0           ? "tuning"
+                                       : !opts.model_path.empty() ? "the cost model " + opts.model_path
+                                                                  : "the shipped cost model " + base->path();
 
         // The shape dispatch, decided over every shape of the family by a model trained on all of
         // this stage's measurements.
         nlohmann::json pr;
         Dispatch dispatch;
         if (opts.mode != "joint") tuner.learn_from_everything();
-        if (tuner.model_trained()) {
+        if (tuner.can_predict()) {
             const auto t0 = Clock::now();
             std::vector<std::vector<int64_t>> vote_extents = matmul_extents(p, family, vote_shapes).host_extents;
             std::vector<double> vote_flops;
@@ -173,7 +199,11 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
                 vote_flops.push_back(stage_flops(p, vote_extents[v], vote_bindings[v]));
             }
             nlohmann::json dr;
-            dispatch = tuner.dispatch(vote_shapes, vote_extents, vote_flops, (size_t)opts.max_kernels, opts.trials > 0, &dr);
+            // With no measurement, the candidates are the per-shape favourites of the prediction.
+            std::vector<size_t> unmeasured;
+            if (tuner.measurements() == 0 && tuner.log_hits() == 0) unmeasured.assign(best.begin(), best.end());
+            dispatch = tuner.dispatch(vote_shapes, vote_extents, vote_flops, (size_t)opts.max_kernels, opts.trials > 0,
+                                      &dr, unmeasured);
             dr["seconds"] = seconds_since(t0);
             pr["dispatch_decision"] = dr;
         }

@@ -50,7 +50,19 @@ void add_stage_results(nlohmann::json &pr, PatternTuner &tuner, const std::strin
         const auto t0 = Clock::now();
         pr["model_quality_cross_validated"] = tuner.cross_validated_quality(8, seed).to_json();
         tuner.add_model_seconds(seconds_since(t0));
+        // The same cross-validation for every features x objective pair the tuner offers (what
+        // chose the defaults); the Ansor features only when this run computed them anyway.
+        nlohmann::json variants;
+        for (const std::string kind : {"kernel", "ansor"}) {
+            if (kind == "ansor" && tuner.model_features() != "ansor") continue;
+            for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
+                variants[kind + "/" + objective_name(o)] = tuner.cross_validated_quality(8, seed, kind, o).to_json();
+            }
+        }
+        pr["model_quality_cross_validated_variants"] = variants;
     }
+    pr["featurize_seconds"] = tuner.featurize_seconds();
+    pr["featurized_programs"] = tuner.featurized();
     pr["predicted_best_within_10_percent"] = tuner.top1_within_10_percent();
     pr["seconds_measuring"] = tuner.measure_seconds();
     pr["seconds_model"] = tuner.model_seconds();

@@ -173,6 +173,18 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k) {
     return v;
 }
 
+int cpu_task_grain(const TileVariant &t, const CpuKernel &k, int64_t reduction_estimate) {
+    constexpr int64_t kMinTaskWork = 8192;
+    const int64_t work = (int64_t)t.cols * t.rows * k.panel_tiles * reduction_estimate;
+    return (int)std::clamp<int64_t>((kMinTaskWork + work - 1) / std::max<int64_t>(work, 1), 1, 16);
+}
+
+int64_t schedule_reduction_estimate(const MatmulPattern &p) {
+    int64_t r = 1;
+    for (const LoopVar &l : p.reduction) r *= constant_value(l.extent).value_or(64);
+    return r;
+}
+
 const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows) {
     for (const TileVariant &t : v) {
         if (t.cols <= cols && t.rows <= rows) return t;

@@ -92,6 +92,14 @@ struct TileVariant {
     bool lanes = false;                // GPU staged only: threads_x is a loop over warp lanes
 };
 std::vector<TileVariant> tile_variants(const MicroKernel &k);
+// The task grain heuristic of the CPU schedule: register-tile panels per thread-pool task, enough
+// for ~8K multiply-adds (the reduction extent when constant, else 64 per reduction variable:
+// `reduction_estimate`), at most 16. Tiny tiles would otherwise spend more time in the thread
+// pool than computing.
+int cpu_task_grain(const TileVariant &t, const CpuKernel &k, int64_t reduction_estimate);
+// The reduction extent that heuristic assumes for a contraction.
+int64_t schedule_reduction_estimate(const MatmulPattern &p);
+
 // The first variant that fits an output of extents cols x rows.
 const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows);
 

@@ -1,0 +1,261 @@
+// diet_model: trains and evaluates Diet's cost model on a dataset (cost/Dataset.h).
+//
+//   diet_model eval  --data models/data/cpu_avx512_random.jsonl.gz [--json report.json]
+//   diet_model train --data models/data/cpu_avx512_random.jsonl.gz --out models/cpu_x86_avx512.json
+//
+// eval prints, for the loop-nest features (features/KernelFeatures.h) under each objective
+// (pairwise ranking within a shape, label-weighted regression), how well the model orders the
+// kernels measured at one shape of one stage ("group"):
+//   - cross-validated: 8 folds over the groups' records, each fold predicted by a model trained on
+//     the others (every group is seen in training, other kernels of it are predicted);
+//   - held out: one family of forms (dense, layout, bmm_nt, bmm_nn, conv, int) at a time, predicted
+//     by a model trained on the other families only (pipelines the model never saw);
+// as the mean over groups of Kendall's tau between predicted and measured times, and the top-1
+// and top-5 recall of each group's measured best; and the analytic heuristic's figures
+// (space/MicroKernel.h) on the same groups, as the baseline the model has to beat.
+// train fits one model on every record and saves it with Diet's attributes (pipeline "*": any
+// pipeline; target: the instruction-set class the data was measured on), the file the plugin
+// loads by default (cost/BaseModel.h).
+#include "cost/BaseModel.h"
+#include "cost/Dataset.h"
+#include "cost/PackSumModel.h"
+#include "features/KernelFeatures.h"
+#include "search/ModelTraining.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+
+using namespace diet;
+
+namespace {
+
+struct Data {
+    std::vector<DatasetRecord> recs;  // measured (seconds present) only
+    std::vector<FeatureRows> rows;
+    std::vector<float> labels;        // label_of_throughput
+    std::vector<double> throughput;
+    std::vector<size_t> group;        // index of record's group
+    std::vector<std::string> family;  // the form's family ("dense", "bmm_nt", ...) or the pipeline
+};
+
+std::string family_of(const DatasetRecord &r) {
+    if (r.label.empty()) return r.pipeline;
+    return r.label.substr(0, r.label.find('/'));
+}
+
+Data load(const std::vector<std::string> &paths) {
+    Data d;
+    std::map<std::string, size_t> groups;
+    for (DatasetRecord &r : read_dataset(paths)) {
+        if (!r.seconds || *r.seconds <= 0) continue;
+        const double thr = r.flops / *r.seconds;
+        d.rows.push_back({kernel_features(r.kernel)});
+        d.labels.push_back((float)label_of_throughput(thr));
+        d.throughput.push_back(thr);
+        d.group.push_back(groups.emplace(r.group(), groups.size()).first->second);
+        d.family.push_back(family_of(r));
+        d.recs.push_back(std::move(r));
+    }
+    return d;
+}
+
+struct Quality {
+    double tau = 0, top1 = -1, top5 = -1;
+    size_t groups = 0;
+    nlohmann::json to_json() const {
+        return {{"kendall_tau_within_shape", tau}, {"top1_recall", top1}, {"top5_recall", top5}, {"groups", groups}};
+    }
+};
+
+Quality quality(const Data &d, const std::vector<size_t> &ix, const std::vector<double> &pred_throughput) {
+    std::vector<size_t> g;
+    std::vector<double> pt, mt, pm, mm;
+    for (size_t j = 0; j < ix.size(); j++) {
+        g.push_back(d.group[ix[j]]);
+        pm.push_back(pred_throughput[j]);
+        mm.push_back(d.throughput[ix[j]]);
+        // Times at one group share the work, so the order of times is the reverse of throughputs.
+        pt.push_back(1.0 / std::max(pred_throughput[j], 1e-30));
+        mt.push_back(1.0 / d.throughput[ix[j]]);
+    }
+    Quality q;
+    q.tau = mean_tau_within_shape(g, pt, mt);
+    q.top1 = top_k_recall(g, pm, mm, 1);
+    q.top5 = top_k_recall(g, pm, mm, 5);
+    std::map<size_t, int> n;
+    for (size_t x : g) n[x]++;
+    for (auto [k, c] : n) q.groups += c >= 3;
+    return q;
+}
+
+// Labels are normalized by their largest value while training; predictions scale back by it.
+std::vector<double> predict(const PackSumModel &m, const Data &d, const std::vector<size_t> &ix) {
+    std::vector<FeatureRows> p;
+    for (size_t i : ix) p.push_back(d.rows[i]);
+    std::vector<double> out;
+    for (float s : m.predict(p)) out.push_back(throughput_of_label(s * m.info().label_scale));
+    return out;
+}
+
+std::unique_ptr<PackSumModel> fit(const Data &d, const std::vector<size_t> &ix, Objective o) {
+    std::vector<FeatureRows> p;
+    std::vector<float> y;
+    std::vector<size_t> g;
+    for (size_t i : ix) {
+        p.push_back(d.rows[i]);
+        y.push_back(d.labels[i]);
+        g.push_back(d.group[i]);
+    }
+    auto m = std::make_unique<PackSumModel>(base_model_params(o));
+    m->train(p, y, g);
+    ModelInfo info;
+    info.label_scale = y.empty() ? 1.0 : *std::max_element(y.begin(), y.end());
+    m->set_info(info);
+    return m;
+}
+
+Quality cross_validated(const Data &d, Objective o, int folds, uint64_t seed) {
+    std::vector<int> fold(d.recs.size());
+    for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
+    std::mt19937_64 rng(seed);
+    std::shuffle(fold.begin(), fold.end(), rng);
+    std::vector<double> pred(d.recs.size());
+    for (int f = 0; f < folds; f++) {
+        std::vector<size_t> train, test;
+        for (size_t i = 0; i < fold.size(); i++) (fold[i] == f ? test : train).push_back(i);
+        auto m = fit(d, train, o);
+        std::vector<double> p = predict(*m, d, test);
+        for (size_t j = 0; j < test.size(); j++) pred[test[j]] = p[j];
+    }
+    std::vector<size_t> all(d.recs.size());
+    for (size_t i = 0; i < all.size(); i++) all[i] = i;
+    return quality(d, all, pred);
+}
+
+// Each family held out in turn; the figures over all held-out predictions, and per family.
+Quality held_out(const Data &d, Objective o, nlohmann::json *per_family) {
+    std::vector<std::string> fams = d.family;
+    std::sort(fams.begin(), fams.end());
+    fams.erase(std::unique(fams.begin(), fams.end()), fams.end());
+    std::vector<double> pred(d.recs.size());
+    for (const std::string &fam : fams) {
+        std::vector<size_t> train, test;
+        for (size_t i = 0; i < d.recs.size(); i++) (d.family[i] == fam ? test : train).push_back(i);
+        auto m = fit(d, train, o);
+        std::vector<double> p = predict(*m, d, test);
+        for (size_t j = 0; j < test.size(); j++) pred[test[j]] = p[j];
+        (*per_family)[fam] = quality(d, test, p).to_json();
+    }
+    std::vector<size_t> all(d.recs.size());
+    for (size_t i = 0; i < all.size(); i++) all[i] = i;
+    return quality(d, all, pred);
+}
+
+Quality heuristic(const Data &d) {
+    std::vector<double> pred;
+    std::vector<size_t> all;
+    for (size_t i = 0; i < d.recs.size(); i++) {
+        const KernelAtShape &k = d.recs[i].kernel;
+        MatmulExtents e;
+        e.host_extents = {k.extents};
+        e.reduction_max = k.reduction_points;
+        pred.push_back(heuristic_score(k.kernel, e, k.machine.cores));
+        all.push_back(i);
+    }
+    return quality(d, all, pred);
+}
+
+void print(const std::string &what, const Quality &q) {
+    std::printf("  %-34s tau within shape %6.3f   top-1 %5.2f   top-5 %5.2f   (%zu groups)\n", what.c_str(), q.tau,
+                q.top1, q.top5, q.groups);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    CLI::App app{"diet_model: train and evaluate Diet's cost model on a dataset"};
+    app.require_subcommand(1);
+    std::vector<std::string> data;
+    std::string json_out, model_out, objective = "pairwise";
+    int folds = 8;
+    uint64_t seed = 1;
+    auto *ev = app.add_subcommand("eval", "cross-validated and held-out ranking quality, both objectives");
+    ev->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
+    ev->add_option("--json", json_out, "also write the figures as JSON here");
+    ev->add_option("--folds", folds, "cross-validation folds");
+    ev->add_option("--seed", seed, "fold assignment seed");
+    auto *tr = app.add_subcommand("train", "fit the model on every record and save it");
+    tr->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
+    tr->add_option("--out", model_out, "model file to write (.json)")->required();
+    tr->add_option("--objective", objective, "pairwise or regression");
+    CLI11_PARSE(app, argc, argv);
+
+    try {
+        Data d = load(data);
+        std::map<std::string, int> fams;
+        for (const auto &f : d.family) fams[f]++;
+        std::printf("%zu measured records, %zu groups; families:", d.recs.size(),
+                    (size_t)(d.group.empty() ? 0 : *std::max_element(d.group.begin(), d.group.end()) + 1));
+        for (auto [f, n] : fams) std::printf(" %s=%d", f.c_str(), n);
+        std::printf("\n");
+        if (d.recs.empty()) {
+            std::cerr << "diet_model: no measured record in the data\n";
+            return 1;
+        }
+        if (ev->parsed()) {
+            nlohmann::json rep;
+            rep["records"] = d.recs.size();
+            Quality h = heuristic(d);
+            print("analytic heuristic", h);
+            rep["heuristic"] = h.to_json();
+            for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
+                const std::string name = objective_name(o);
+                Quality cv = cross_validated(d, o, folds, seed);
+                print("kernel features, " + name + ", " + std::to_string(folds) + "-fold", cv);
+                nlohmann::json fam;
+                Quality ho = held_out(d, o, &fam);
+                print("kernel features, " + name + ", family held out", ho);
+                for (auto &[f, q] : fam.items()) {
+                    std::printf("      %-12s tau %6.3f  top-1 %5.2f  top-5 %5.2f\n", f.c_str(),
+                                q["kendall_tau_within_shape"].get<double>(), q["top1_recall"].get<double>(),
+                                q["top5_recall"].get<double>());
+                }
+                rep[name] = {{"cross_validated", cv.to_json()}, {"held_out_family", ho.to_json()}, {"per_family", fam}};
+            }
+            if (!json_out.empty()) std::ofstream(json_out) << rep.dump(2) << "\n";
+        } else {
+            std::vector<size_t> all(d.recs.size());
+            for (size_t i = 0; i < all.size(); i++) all[i] = i;
+            auto m = fit(d, all, objective_from_name(objective));
+            ModelInfo info = m->info();
+            info.format = kModelFormat;
+            info.pipeline = kAnyPipeline;
+            info.target = target_class_of_dataset(d.recs.front());
+            for (const DatasetRecord &r : d.recs) {
+                if (target_class_of_dataset(r) != info.target) {
+                    std::cerr << "diet_model: the data mixes targets (" << info.target << " and "
+                              << target_class_of_dataset(r) << "); train one model per target\n";
+                    return 1;
+                }
+            }
+            info.trained_on = (int64_t)d.recs.size();
+            info.features = "kernel";
+            info.tool_version = kToolVersionForModels;
+            m->set_info(info);
+            m->save(model_out);
+            std::printf("saved %s (%s, %zu records, target %s)\n", model_out.c_str(), objective.c_str(), d.recs.size(),
+                        info.target.c_str());
+        }
+    } catch (const Halide::CompileError &e) {
+        std::cerr << "diet_model: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

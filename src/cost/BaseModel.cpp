@@ -1,0 +1,92 @@
+#include "cost/BaseModel.h"
+
+#include "search/ModelTraining.h"
+#include "space/Hardware.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+namespace diet {
+
+std::string target_class(const Halide::Target &t) {
+    const CpuLimits c = CpuLimits::for_target(t, 1, 0);
+    std::string arch = t.arch == Halide::Target::X86 ? "x86" : t.arch == Halide::Target::ARM ? "arm" : "other";
+    return arch + "-" + std::to_string(t.bits) + "/" + std::to_string(c.vector_bits) + "-bit/" +
+           std::to_string(c.vector_registers) + "-vregs";
+}
+
+std::string target_class_of_dataset(const DatasetRecord &r) {
+    return target_class(Halide::Target(r.target));
+}
+
+PackSumModelParams base_model_params(Objective o) {
+    PackSumModelParams p = model_params(o);
+    p.max_depth = 6;
+    p.eta = 0.1;
+    p.rounds = 400;
+    p.early_stop_rounds = 50;
+    p.min_child_weight = 1;
+    return p;
+}
+
+namespace {
+
+// The directory this code was loaded from (the plugin's, or an executable's that links Diet).
+std::string own_directory() {
+    Dl_info info;
+    if (dladdr((void *)&own_directory, &info) == 0 || !info.dli_fname) return ".";
+    std::string f = info.dli_fname;
+    const size_t slash = f.find_last_of('/');
+    return slash == std::string::npos ? "." : f.substr(0, slash);
+}
+
+std::string file_name_for(const std::string &cls) {
+    std::string n;
+    for (char c : cls) n += (c == '/' ? '_' : c);
+    return n + ".json";
+}
+
+}  // namespace
+
+std::string base_model_path(const std::string &option_value, const Halide::Target &t) {
+    if (option_value == "none") return "";
+    if (!option_value.empty()) return option_value;
+    return own_directory() + "/diet_models/" + file_name_for(target_class(t));
+}
+
+std::unique_ptr<BaseModel> BaseModel::load(const std::string &path, const std::string &cls, std::string *why) {
+    why->clear();
+    struct stat st;
+    if (path.empty() || stat(path.c_str(), &st) != 0) return nullptr;
+    auto m = std::make_unique<BaseModel>();
+    std::string err;
+    if (!m->model_.load(path, &err)) {
+        *why = err;
+        return nullptr;
+    }
+    const ModelInfo &i = m->model_.info();
+    if (i.format != kModelFormat) {
+        *why = i.format == 0 ? "an XGBoost model without Diet's attributes"
+                             : "a Diet model of format " + std::to_string(i.format) + ", this version reads " +
+                                   std::to_string(kModelFormat);
+    } else if (i.pipeline != kAnyPipeline) {
+        *why = "a model of one pipeline (" + i.pipeline + "), not a shipped model for any pipeline";
+    } else if (i.features != "kernel") {
+        *why = "a model of " + i.features + " features, not loop-nest (kernel) features";
+    } else if (i.target != cls) {
+        *why = "a model for " + i.target + ", not " + cls;
+    }
+    if (!why->empty()) return nullptr;
+    m->path_ = path;
+    return m;
+}
+
+std::vector<double> BaseModel::predict(const std::vector<KernelAtShape> &ks) const {
+    std::vector<FeatureRows> rows;
+    for (const KernelAtShape &k : ks) rows.push_back({kernel_features(k)});
+    std::vector<double> out;
+    for (float s : model_.predict(rows)) out.push_back(throughput_of_label(s * model_.info().label_scale));
+    return out;
+}
+
+}  // namespace diet

@@ -1,0 +1,42 @@
+// A cost model's dataset: one JSON line per measured (micro-kernel, shape) pair, with what the
+// loop-nest features (features/KernelFeatures.h) are computed from rather than the features
+// themselves, so that a dataset outlives a change of the features. Written by the tuner when
+// HL_DIET_DATASET names a file (appended, one write per line), read by the model trainer
+// (apps/diet_model.cpp) and the tests.
+#pragma once
+
+#include "features/KernelFeatures.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+constexpr int kDatasetFormat = 1;
+
+struct DatasetRecord {
+    std::string pipeline;   // fingerprint of the pipeline (measure/Fingerprint.h)
+    std::string label;      // what the collector called it (a form's name), "" when unknown
+    std::string stage;      // the contraction's accumulator Func
+    std::string target;     // Target::to_string()
+    std::string shape;      // ShapeFamily::to_string of the shape
+    KernelAtShape kernel;
+    double flops = 0;       // the stage's work at the shape
+    std::optional<double> seconds;  // median; empty when the candidate failed
+    nlohmann::json to_json() const;
+    static DatasetRecord from_json(const nlohmann::json &j);  // user_error when malformed
+    // The group a ranking model orders within: one stage of one pipeline at one shape.
+    std::string group() const { return pipeline + "|" + stage + "|" + shape; }
+};
+
+// Appends the records to `path` (created when missing), one line each, each with one write():
+// concurrent writers interleave whole lines.
+void append_dataset(const std::string &path, const std::vector<DatasetRecord> &records);
+
+// Every record of the files; a line that does not parse is a user_error naming file and line.
+// Files ending in .gz are read through gzip.
+std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths);
+
+}  // namespace diet
