@@ -77,7 +77,8 @@ std::set<std::string> labels_in(const std::string &path) {
 
 int main(int argc, char **argv) {
     CLI::App app{"diet_collect: measure micro-kernels of many contractions into a cost-model dataset"};
-    std::string forms_arg, configs_arg = "0,1,2,3,4,5", out, mode = "random", training = "T=1,3,8,21,64";
+    std::string forms_arg, configs_arg = "0,1,2,3,4,5", out, mode = "random", training = "T=1,3,8,21,64", report_dir;
+    std::vector<std::string> extra;
     int trials = 48, threads = 2;
     uint64_t seed = 1;
     app.add_option("--forms", forms_arg, "comma-separated form names (default: every form)");
@@ -88,6 +89,8 @@ int main(int argc, char **argv) {
     app.add_option("--training", training, "HL_DIET_TRAINING: the shapes measured");
     app.add_option("--threads", threads, "parallelism Diet plans for");
     app.add_option("--seed", seed, "HL_DIET_SEED");
+    app.add_option("--report-dir", report_dir, "write each tuning run's JSON report here (<form>@<config>.json)");
+    app.add_option("--option", extra, "another Diet option for every run, key=value (e.g. model_features=ansor)");
     CLI11_PARSE(app, argc, argv);
 
     std::vector<std::string> forms;
@@ -126,6 +129,15 @@ int main(int argc, char **argv) {
                                                      {"dataset", tmp},
                                                      {"training", training},
                                                      {"seed", std::to_string(seed + c)}};
+            for (const std::string &o : extra) {
+                const size_t eq = o.find('=');
+                if (eq != std::string::npos && eq > 0) kv[o.substr(0, eq)] = o.substr(eq + 1);
+            }
+            if (!report_dir.empty()) {
+                std::string file = label;
+                for (char &ch : file) ch = ch == '/' ? '_' : ch;
+                kv["report"] = report_dir + "/" + file + ".json";
+            }
             try {
                 diet::autoschedule(Pipeline(f.out), target, threads, 0, diet::Options::from_map(kv));
             } catch (const Halide::Error &e) {

@@ -36,6 +36,10 @@ using namespace diet;
 
 namespace {
 
+// Tree parameters for experiments (0: the shipped model's, cost/BaseModel.cpp).
+int g_depth = 0, g_rounds = 0;
+double g_eta = 0;
+
 struct Data {
     std::vector<DatasetRecord> recs;  // measured (seconds present) only
     std::vector<FeatureRows> rows;
@@ -48,6 +52,32 @@ struct Data {
 std::string family_of(const DatasetRecord &r) {
     if (r.label.empty()) return r.pipeline;
     return r.label.substr(0, r.label.find('/'));
+}
+
+// Plans: one group per pipeline and shape; label log2(1 + group's best time / time) (positive,
+// only the order within a group means anything); "heuristic": the rules' estimate.
+Data load_plans(const std::vector<std::string> &paths, std::vector<double> *estimate) {
+    Data d;
+    std::map<std::string, size_t> groups;
+    std::map<std::string, double> best;
+    std::vector<PlanRecord> plans;
+    for (PlanRecord &r : read_plan_dataset(paths)) {
+        if (!r.seconds || *r.seconds <= 0 || r.rows.empty()) continue;
+        double &b = best.emplace(r.group(), *r.seconds).first->second;
+        b = std::min(b, *r.seconds);
+        plans.push_back(std::move(r));
+    }
+    for (PlanRecord &r : plans) {
+        d.rows.push_back(r.rows);
+        d.labels.push_back((float)std::log2(1.0 + best[r.group()] / *r.seconds));
+        d.throughput.push_back(1.0 / *r.seconds);
+        d.group.push_back(groups.emplace(r.group(), groups.size()).first->second);
+        d.family.push_back(r.label.empty() ? r.pipeline : r.label);
+        estimate->push_back(1.0 / std::max(r.estimate, 1e-30));
+        DatasetRecord stub;  // only the count of records is read for plans
+        d.recs.push_back(stub);
+    }
+    return d;
 }
 
 Data load(const std::vector<std::string> &paths) {
@@ -96,11 +126,16 @@ Quality quality(const Data &d, const std::vector<size_t> &ix, const std::vector<
 }
 
 // Labels are normalized by their largest value while training; predictions scale back by it.
+bool g_plans = false;  // predictions are plan labels (relative speeds), not kernel throughput labels
+
 std::vector<double> predict(const PackSumModel &m, const Data &d, const std::vector<size_t> &ix) {
     std::vector<FeatureRows> p;
     for (size_t i : ix) p.push_back(d.rows[i]);
     std::vector<double> out;
-    for (float s : m.predict(p)) out.push_back(throughput_of_label(s * m.info().label_scale));
+    for (float s : m.predict(p)) {
+        const double label = s * m.info().label_scale;
+        out.push_back(g_plans ? std::exp2(label) : throughput_of_label(label));
+    }
     return out;
 }
 
@@ -113,7 +148,11 @@ std::unique_ptr<PackSumModel> fit(const Data &d, const std::vector<size_t> &ix, 
         y.push_back(d.labels[i]);
         g.push_back(d.group[i]);
     }
-    auto m = std::make_unique<PackSumModel>(base_model_params(o));
+    PackSumModelParams params = base_model_params(o);
+    if (g_depth > 0) params.max_depth = g_depth;
+    if (g_rounds > 0) params.rounds = g_rounds;
+    if (g_eta > 0) params.eta = g_eta;
+    auto m = std::make_unique<PackSumModel>(params);
     m->train(p, y, g);
     ModelInfo info;
     info.label_scale = y.empty() ? 1.0 : *std::max_element(y.begin(), y.end());
@@ -191,6 +230,14 @@ int main(int argc, char **argv) {
     ev->add_option("--json", json_out, "also write the figures as JSON here");
     ev->add_option("--folds", folds, "cross-validation folds");
     ev->add_option("--seed", seed, "fold assignment seed");
+    ev->add_option("--depth", g_depth, "tree depth (experiments; default: the shipped model's)");
+    ev->add_option("--rounds", g_rounds, "boosting rounds (experiments)");
+    ev->add_option("--eta", g_eta, "learning rate (experiments)");
+    auto *ep = app.add_subcommand("eval-plans", "the same figures for stage-rule plans (records of kind plan)");
+    ep->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
+    ep->add_option("--json", json_out, "also write the figures as JSON here");
+    ep->add_option("--folds", folds, "cross-validation folds");
+    ep->add_option("--seed", seed, "fold assignment seed");
     auto *tr = app.add_subcommand("train", "fit the model on every record and save it");
     tr->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
     tr->add_option("--out", model_out, "model file to write (.json)")->required();
@@ -198,6 +245,37 @@ int main(int argc, char **argv) {
     CLI11_PARSE(app, argc, argv);
 
     try {
+        if (ep->parsed()) {
+            g_plans = true;
+            std::vector<double> estimate;
+            Data d = load_plans(data, &estimate);
+            std::printf("%zu measured plans, %zu groups\n", d.recs.size(),
+                        (size_t)(d.group.empty() ? 0 : *std::max_element(d.group.begin(), d.group.end()) + 1));
+            if (d.recs.empty()) return 1;
+            std::vector<size_t> all(d.recs.size());
+            for (size_t i = 0; i < all.size(); i++) all[i] = i;
+            nlohmann::json rep;
+            rep["records"] = d.recs.size();
+            Quality h = quality(d, all, estimate);
+            print("analytic estimate (the rules')", h);
+            rep["estimate"] = h.to_json();
+            for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
+                const std::string name = objective_name(o);
+                Quality cv = cross_validated(d, o, folds, seed);
+                print("plan features, " + name + ", " + std::to_string(folds) + "-fold", cv);
+                nlohmann::json fam;
+                Quality ho = held_out(d, o, &fam);
+                print("plan features, " + name + ", pipeline held out", ho);
+                for (auto &[f, q] : fam.items()) {
+                    std::printf("      %-16s tau %6.3f  top-1 %5.2f  top-5 %5.2f\n", f.c_str(),
+                                q["kendall_tau_within_shape"].get<double>(), q["top1_recall"].get<double>(),
+                                q["top5_recall"].get<double>());
+                }
+                rep[name] = {{"cross_validated", cv.to_json()}, {"held_out_pipeline", ho.to_json()}, {"per_pipeline", fam}};
+            }
+            if (!json_out.empty()) std::ofstream(json_out) << rep.dump(2) << "\n";
+            return 0;
+        }
         Data d = load(data);
         std::map<std::string, int> fams;
         for (const auto &f : d.family) fams[f]++;

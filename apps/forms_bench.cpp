@@ -45,6 +45,7 @@ struct Config {
     std::string out_dir = "apps/results/cpu";
     Target target;
     int threads = 2;
+    std::map<std::string, std::string> options;  // --option key=value: more Diet options for every form
 };
 
 // One runnable system at a given T: a Diet-scheduled form, or a vendor loop.
@@ -92,7 +93,8 @@ struct DietForm {
 
     DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials) : sizes(s) {
         form = contraction_forms::make_form(name, s, true);
-        std::map<std::string, std::string> kv = {{"trials", std::to_string(trials)}};
+        std::map<std::string, std::string> kv = cfg.options;
+        kv["trials"] = std::to_string(trials);
         if (trials > 0) {
             const std::string stem = cfg.out_dir + "/logs/forms_" + std::regex_replace(name, std::regex("/"), "_") +
                                      "_" + std::to_string(trials);
@@ -218,7 +220,17 @@ int main(int argc, char **argv) {
     app.add_option("--tuned-forms", cfg.tuned_forms, "comma-separated forms tuned when --trials > 0");
     app.add_option("--out-dir", cfg.out_dir, "where the CSV, Markdown and plots go");
     app.add_option("--check-ts", check_ts, "T at which every output is checked against the unscheduled algorithm");
+    std::vector<std::string> diet_options;
+    app.add_option("--option", diet_options, "a Diet option for every form, key=value (e.g. base_model=none)");
     CLI11_PARSE(app, argc, argv);
+    for (const std::string &o : diet_options) {
+        const size_t eq = o.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "forms_bench: --option takes key=value, got '" << o << "'\n";
+            return 2;
+        }
+        cfg.options[o.substr(0, eq)] = o.substr(eq + 1);
+    }
     cfg.families.clear();
     for (std::stringstream ss(families); std::getline(ss, item, ',');) cfg.families.push_back(item);
     cfg.check_ts.clear();

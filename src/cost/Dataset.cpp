@@ -53,12 +53,47 @@ DatasetRecord DatasetRecord::from_json(const nlohmann::json &j) {
     return r;
 }
 
-void append_dataset(const std::string &path, const std::vector<DatasetRecord> &records) {
-    if (records.empty()) return;
+nlohmann::json PlanRecord::to_json() const {
+    nlohmann::json j;
+    j["format"] = kDatasetFormat;
+    j["kind"] = "plan";
+    j["pipeline"] = pipeline;
+    j["label"] = label;
+    j["target"] = target;
+    j["shape"] = shape;
+    j["plan"] = plan;
+    j["rows"] = rows;
+    j["estimate"] = estimate;
+    j["seconds"] = seconds ? nlohmann::json(*seconds) : nlohmann::json(nullptr);
+    return j;
+}
+
+PlanRecord PlanRecord::from_json(const nlohmann::json &j) {
+    PlanRecord r;
+    try {
+        user_assert(j.at("format").get<int>() == kDatasetFormat) << "Diet: plan record of another format\n";
+        r.pipeline = j.at("pipeline").get<std::string>();
+        r.label = j.value("label", "");
+        r.target = j.at("target").get<std::string>();
+        r.shape = j.at("shape").get<std::string>();
+        r.plan = j.at("plan").get<std::string>();
+        r.rows = j.at("rows").get<std::vector<std::vector<float>>>();
+        r.estimate = j.at("estimate").get<double>();
+        if (!j.at("seconds").is_null()) r.seconds = j.at("seconds").get<double>();
+    } catch (const nlohmann::json::exception &e) {
+        user_error << "Diet: malformed plan record: " << e.what() << "\n";
+    }
+    return r;
+}
+
+namespace {
+
+void append_lines(const std::string &path, const std::vector<nlohmann::json> &lines) {
+    if (lines.empty()) return;
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     user_assert(fd >= 0) << "Diet: cannot open the dataset file " << path << " for appending\n";
-    for (const DatasetRecord &r : records) {
-        const std::string line = r.to_json().dump() + "\n";
+    for (const nlohmann::json &j : lines) {
+        const std::string line = j.dump() + "\n";
         const ssize_t n = write(fd, line.data(), line.size());
         if (n != (ssize_t)line.size()) {
             close(fd);
@@ -68,8 +103,27 @@ void append_dataset(const std::string &path, const std::vector<DatasetRecord> &r
     close(fd);
 }
 
-std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths) {
-    std::vector<DatasetRecord> out;
+// Every JSON line of the files (gzip-compressed when the name ends in .gz).
+std::vector<std::pair<std::string, nlohmann::json>> read_lines(const std::vector<std::string> &paths);
+
+}  // namespace
+
+void append_plan_dataset(const std::string &path, const std::vector<PlanRecord> &records) {
+    std::vector<nlohmann::json> lines;
+    for (const PlanRecord &r : records) lines.push_back(r.to_json());
+    append_lines(path, lines);
+}
+
+void append_dataset(const std::string &path, const std::vector<DatasetRecord> &records) {
+    std::vector<nlohmann::json> lines;
+    for (const DatasetRecord &r : records) lines.push_back(r.to_json());
+    append_lines(path, lines);
+}
+
+namespace {
+
+std::vector<std::pair<std::string, nlohmann::json>> read_lines(const std::vector<std::string> &paths) {
+    std::vector<std::pair<std::string, nlohmann::json>> out;
     for (const std::string &path : paths) {
         std::string text;
         const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
@@ -95,8 +149,27 @@ std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths) {
             if (line.empty()) continue;
             nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
             user_assert(!j.is_discarded()) << "Diet: " << path << ":" << no << " is not JSON\n";
-            out.push_back(DatasetRecord::from_json(j));
+            out.emplace_back(path + ":" + std::to_string(no), std::move(j));
         }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths) {
+    std::vector<DatasetRecord> out;
+    for (auto &[where, j] : read_lines(paths)) {
+        if (j.is_object() && j.value("kind", "kernel") != "kernel") continue;
+        out.push_back(DatasetRecord::from_json(j));
+    }
+    return out;
+}
+
+std::vector<PlanRecord> read_plan_dataset(const std::vector<std::string> &paths) {
+    std::vector<PlanRecord> out;
+    for (auto &[where, j] : read_lines(paths)) {
+        if (j.is_object() && j.value("kind", "kernel") == "plan") out.push_back(PlanRecord::from_json(j));
     }
     return out;
 }

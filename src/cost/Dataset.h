@@ -31,12 +31,28 @@ struct DatasetRecord {
     std::string group() const { return pipeline + "|" + stage + "|" + shape; }
 };
 
+// A measured stage-rule plan (search/PlanSearch.cpp): its plan features (features/PlanFeatures.h)
+// are stored as they are, since they need the pipeline to be recomputed.
+struct PlanRecord {
+    std::string pipeline, label, target, shape;
+    std::string plan;             // plan_key(): what was measured
+    std::vector<std::vector<float>> rows;  // one per group
+    double estimate = 0;          // the rules' analytic estimate of the plan at the shape
+    std::optional<double> seconds;
+    nlohmann::json to_json() const;
+    static PlanRecord from_json(const nlohmann::json &j);
+    std::string group() const { return pipeline + "|" + shape; }
+};
+void append_plan_dataset(const std::string &path, const std::vector<PlanRecord> &records);
+
 // Appends the records to `path` (created when missing), one line each, each with one write():
 // concurrent writers interleave whole lines.
 void append_dataset(const std::string &path, const std::vector<DatasetRecord> &records);
 
 // Every record of the files; a line that does not parse is a user_error naming file and line.
 // Files ending in .gz are read through gzip.
+// Lines of other kinds (plans) are skipped by read_dataset and read by read_plan_dataset.
 std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths);
+std::vector<PlanRecord> read_plan_dataset(const std::vector<std::string> &paths);
 
 }  // namespace diet

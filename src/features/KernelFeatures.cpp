@@ -130,6 +130,13 @@ Named evaluate(const KernelAtShape &in) {
     const double flops = 2.0 * (double)cols * rows * outer * K;
     const double lane_use = t.vectors ? (double)t.vector_lanes / k.vector_width : 1.0 / k.vector_width;
 
+    // The register-tile intensity heuristic's score (space/MicroKernel.h) as one more feature: the
+    // analytic prior, which the trees may correct rather than rediscover.
+    MatmulExtents one;
+    one.host_extents = {in.extents};
+    one.reduction_max = K;
+    const double prior = heuristic_score(in.kernel, one, m.cores);
+
     auto L = [](double x) { return log2p((float)x); };
     return {
         // The kernel's fields.
@@ -173,6 +180,7 @@ Named evaluate(const KernelAtShape &in) {
         {"shape.k_unroll_trips", L(ceil_div(K, k.k_unroll))},
         {"shape.flops", L(flops)},
         {"shape.flops_per_task", L(flops / (double)std::max<int64_t>(1, tasks))},
+        {"prior.heuristic_score", L(1000.0 * prior)},
         // The contraction as written.
         {"form.operands", L(c.operands)},
         {"form.strided_operands", L(c.strided_operands)},

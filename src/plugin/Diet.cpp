@@ -148,12 +148,11 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     }
 
     // Tuning, or (no trials) the decisions a tuning run left in the log, or a saved model's choice.
+    nlohmann::json report;
     if (opts.trials > 0 || !opts.model_path.empty() || !opts.log_path.empty()) {
         TuneResult tuned = tune(outputs, dag, family, training, kernels, target, cpu, gpu, opts);
         kernels = tuned.kernels;
-        if (!opts.report_path.empty() && !tuned.report.is_null()) {
-            write_file_atomically(opts.report_path, tuned.report.dump(2) + "\n");
-        }
+        report = tuned.report;
     }
 
     // Every other stage: the rule table's groups, by each rule's heuristic.
@@ -175,9 +174,12 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         std::cerr << "[diet] stage rules: " << plan.groups.size() << " group(s), " << plan.inlined.size()
                   << " inlined Func(s), planned in " << secs << " s\n";
         if (opts.trials > 0 && !plan.groups.empty()) {
-            plan = search_plan(outputs, kernels, plan, training, target, cpu, opts);
+            nlohmann::json sr;
+            plan = search_plan(outputs, kernels, plan, training, target, cpu, opts, pin, &sr);
+            if (!sr.is_null()) report["stage_rule_search"] = sr;
         }
     }
+    if (!opts.report_path.empty() && !report.is_null()) write_file_atomically(opts.report_path, report.dump(2) + "\n");
 
     const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family.representative());
 

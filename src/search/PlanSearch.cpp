@@ -1,4 +1,9 @@
 #include "search/PlanSearch.h"
+#include "cost/Dataset.h"
+#include "cost/PackSumModel.h"
+#include "features/PlanFeatures.h"
+#include "search/ModelTraining.h"
+#include "space/rules/RuleContext.h"
 #include "measure/Fingerprint.h"
 #include "measure/Inputs.h"
 #include "measure/Measure.h"
@@ -7,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <iostream>
+#include <random>
 #include <memory>
 #include <set>
 
@@ -19,6 +26,7 @@ using namespace Halide::Internal;
 namespace {
 
 constexpr int kCandidatesPerRound = 8;
+constexpr int kPoolPerRound = 48;  // candidates drawn and ranked per round; the best ranked are measured
 constexpr int kMaxSearchShapes = 3;  // smallest, middle and largest training shapes
 
 uint64_t next(uint64_t &s) {  // splitmix64: deterministic across platforms
@@ -156,9 +164,77 @@ bool mutate_plan(PipelinePlan &plan, uint64_t &rng) {
     return false;
 }
 
+namespace {
+
+// The plan cost model of one search: pairwise pack-sum over the plan features, one group per
+// search shape, label log2(1 + heuristic plan's time / plan's time) (positive, higher is faster).
+struct PlanModel {
+    std::vector<FeatureRows> rows;
+    std::vector<float> labels;
+    std::vector<size_t> shape;
+    std::vector<double> seconds, estimates;
+    std::unique_ptr<PackSumModel> model;
+    double seconds_training = 0;
+
+    void add(const FeatureRows &r, size_t s, double secs, double base_secs, double estimate) {
+        rows.push_back(r);
+        shape.push_back(s);
+        labels.push_back((float)std::log2(1.0 + base_secs / secs));
+        seconds.push_back(secs);
+        estimates.push_back(estimate);
+    }
+    static PackSumModelParams params() { return model_params(Objective::PairwiseRank); }
+    void retrain() {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto m = std::make_unique<PackSumModel>(params());
+        m->train(rows, labels, shape);
+        model = m->trained() ? std::move(m) : nullptr;
+        seconds_training += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    // Kendall's tau within each shape of `score` (higher: predicted faster) against the measured times.
+    double tau_within_shape(const std::vector<double> &score) const {
+        std::vector<double> neg;
+        for (double x : score) neg.push_back(-x);
+        return mean_tau_within_shape(shape, neg, seconds);
+    }
+    // 8-fold cross-validation of the model over the measured plans.
+    double cross_validated_tau(uint64_t seed) const {
+        const int folds = std::min<int>(8, (int)rows.size() / 3);
+        if (folds < 2) return 0;
+        std::vector<int> fold(rows.size());
+        for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
+        std::mt19937_64 rng(seed);
+        std::shuffle(fold.begin(), fold.end(), rng);
+        std::vector<double> pred(rows.size());
+        for (int f = 0; f < folds; f++) {
+            std::vector<FeatureRows> tr, te;
+            std::vector<float> y;
+            std::vector<size_t> g, ix;
+            for (size_t i = 0; i < rows.size(); i++) {
+                if (fold[i] == f) {
+                    te.push_back(rows[i]);
+                    ix.push_back(i);
+                } else {
+                    tr.push_back(rows[i]);
+                    y.push_back(labels[i]);
+                    g.push_back(shape[i]);
+                }
+            }
+            PackSumModel m(params());
+            m.train(tr, y, g);
+            if (!m.trained()) return 0;
+            std::vector<float> p = m.predict(te);
+            for (size_t j = 0; j < ix.size(); j++) pred[ix[j]] = p[j];
+        }
+        return tau_within_shape(pred);
+    }
+};
+
+}  // namespace
+
 PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector<KernelChoice> &kernels,
                          const PipelinePlan &start, const std::vector<Shape> &training, const Target &target,
-                         const CpuLimits &cpu, const Options &opts) {
+                         const CpuLimits &cpu, const Options &opts, const PlanInputs &pin, nlohmann::json *report) {
     const std::vector<Shape> shapes = search_shapes(training.empty() ? std::vector<Shape>{Shape{}} : training);
     const int budget_candidates = opts.trials / (int)shapes.size();
     if (budget_candidates < 1) return start;
@@ -168,9 +244,30 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
     SavedEstimates saved(outputs);
     const std::string fingerprint = pipeline_fingerprint(outputs, target);
 
+    // The rules' view of the pipeline at each search shape, for the plan features.
+    std::deque<PlanInputs> inputs;
+    std::vector<std::unique_ptr<RuleContext>> contexts;
+    for (const Shape &sh : shapes) {
+        inputs.push_back(pin);
+        inputs.back().shape = sh;
+        contexts.push_back(std::make_unique<RuleContext>(inputs.back()));
+    }
+    double featurize_seconds = 0;
+    int featurized = 0;
+    auto featurize = [&](const PipelinePlan &p, size_t s, double *estimate) {
+        const auto f0 = std::chrono::steady_clock::now();
+        FeatureRows rows = plan_features(*contexts[s], p);
+        *estimate = plan_estimate(*contexts[s], p);
+        featurize_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
+        featurized++;
+        return rows;
+    };
+
     // Seconds per shape of a list of plans (infinity where any shape failed); the heuristic plan is
     // the reference every output is checked against.
+    double measure_seconds = 0;
     auto measure = [&](const std::vector<PipelinePlan> &plans) {
+        const auto m0 = std::chrono::steady_clock::now();
         std::vector<std::vector<double>> secs(plans.size(), std::vector<double>(shapes.size(), INFINITY));
         for (size_t s = 0; s < shapes.size(); s++) {
             saved.restore();
@@ -187,6 +284,7 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
             }
         }
         saved.restore();
+        measure_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - m0).count();
         return secs;
     };
     // Geometric mean over the shapes of the time relative to the heuristic's.
@@ -199,29 +297,92 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
         }
         return std::exp(log_sum / (double)t.size());
     };
-    base = measure({start})[0];
+    PlanModel pm;
+    std::vector<PlanRecord> data;
+    // Learns from measured plans (and keeps them for the dataset).
+    auto learn = [&](const std::vector<PipelinePlan> &plans, const std::vector<std::vector<double>> &secs) {
+        for (size_t i = 0; i < plans.size(); i++) {
+            for (size_t s = 0; s < shapes.size(); s++) {
+                double est = 0;
+                FeatureRows rows = featurize(plans[i], s, &est);
+                if (std::isfinite(secs[i][s])) pm.add(rows, s, secs[i][s], base[s], est);
+                if (!opts.dataset_path.empty()) {
+                    PlanRecord r{fingerprint, "", target.to_string(), ShapeFamily::to_string(shapes[s]), plan_key(plans[i]), rows, est, std::nullopt};
+                    if (std::isfinite(secs[i][s])) r.seconds = secs[i][s];
+                    data.push_back(r);
+                }
+            }
+        }
+        pm.retrain();
+    };
+    std::vector<std::vector<double>> start_secs = measure({start});
+    base = start_secs[0];
     for (double b : base) {
         if (!std::isfinite(b)) {
             std::cerr << "[diet] stage-rule search: the heuristic plan could not be measured; kept\n";
             return start;
         }
     }
+    learn({start}, start_secs);
     PipelinePlan best = start;
     double best_score = 1.0;
     std::set<std::string> seen = {plan_key(start)};
     uint64_t rng = opts.seed * 0x2545f4914f6cdd1dull + 17;
     int measured = 1;
+    // Online quality: each measured candidate's predicted score (model, else the estimate) before
+    // it was measured, per shape.
+    std::vector<size_t> online_shape;
+    std::vector<double> online_pred, online_secs;
     while (measured < budget_candidates) {
-        std::vector<PipelinePlan> round;
-        for (int tries = 0; (int)round.size() < std::min(kCandidatesPerRound, budget_candidates - measured) && tries < 64; tries++) {
+        const int want = std::min(kCandidatesPerRound, budget_candidates - measured);
+        std::vector<PipelinePlan> pool;
+        for (int tries = 0; (int)pool.size() < kPoolPerRound && tries < 8 * kPoolPerRound; tries++) {
             PipelinePlan p = best;
             const int changes = 1 + pick(rng, 2);
             bool ok = false;
             for (int c = 0; c < changes; c++) ok |= mutate_plan(p, rng);
-            if (ok && seen.insert(plan_key(p)).second) round.push_back(p);
+            if (ok && seen.insert(plan_key(p)).second) pool.push_back(p);
         }
-        if (round.empty()) break;
+        if (pool.empty()) break;
+        // Predicted speed of each pooled plan per shape (higher: faster).
+        std::vector<std::vector<double>> pred(pool.size(), std::vector<double>(shapes.size()));
+        for (size_t s = 0; s < shapes.size(); s++) {
+            std::vector<FeatureRows> rows;
+            std::vector<double> est(pool.size());
+            for (size_t i = 0; i < pool.size(); i++) rows.push_back(featurize(pool[i], s, &est[i]));
+            std::vector<float> m = pm.model ? pm.model->predict(rows) : std::vector<float>{};
+            for (size_t i = 0; i < pool.size(); i++) pred[i][s] = pm.model ? (double)m[i] : -std::log(std::max(est[i], 1e-30));
+        }
+        // Rank by the mean predicted speed over the shapes; all but one pick from the top, one at
+        // random from the rest (exploration, so the model sees plans it ranks low).
+        std::vector<size_t> order(pool.size());
+        for (size_t i = 0; i < order.size(); i++) order[i] = i;
+        auto mean = [&](size_t i) {
+            double x = 0;
+            for (double v : pred[i]) x += v;
+            return x;
+        };
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return mean(a) > mean(b); });
+        std::vector<size_t> picks(order.begin(), order.begin() + std::min<size_t>(order.size(), std::max(1, want - 1)));
+        if ((int)picks.size() < want && order.size() > picks.size()) {
+            picks.push_back(order[picks.size() + (size_t)pick(rng, (int)(order.size() - picks.size()))]);
+        }
+        std::vector<PipelinePlan> round;
+        for (size_t i : picks) round.push_back(pool[i]);
+        // Pooled plans not measured may be drawn again in a later round.
+        for (size_t i = 0; i < pool.size(); i++) {
+            if (std::find(picks.begin(), picks.end(), i) == picks.end()) seen.erase(plan_key(pool[i]));
+        }
         std::vector<std::vector<double>> secs = measure(round);
+        for (size_t j = 0; j < picks.size(); j++) {
+            for (size_t s = 0; s < shapes.size(); s++) {
+                if (!std::isfinite(secs[j][s])) continue;
+                online_shape.push_back(s);
+                online_pred.push_back(-pred[picks[j]][s]);
+                online_secs.push_back(secs[j][s]);
+            }
+        }
+        learn(round, secs);
         measured += (int)round.size();
         for (size_t i = 0; i < round.size(); i++) {
             const double sc = score(secs[i]);
@@ -240,8 +401,30 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
             if (g.why.empty() || g.why == "split out by the search") g.why = "chosen by measurement";
         }
     }
+    if (!data.empty()) append_plan_dataset(opts.dataset_path, data);
+    std::vector<double> est_score;
+    for (double e : pm.estimates) est_score.push_back(-std::log(std::max(e, 1e-30)));
+    const double tau_cv = pm.cross_validated_tau(opts.seed), tau_est = pm.tau_within_shape(est_score);
+    const double tau_online = mean_tau_within_shape(online_shape, online_pred, online_secs);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "[diet] stage-rule search: best plan " << best_score << "x the heuristic's time (geomean over "
-              << shapes.size() << " shape(s))\n";
+              << shapes.size() << " shape(s)); plan model tau within a shape: " << tau_cv
+              << " cross-validated, " << tau_online << " online (analytic estimate: " << tau_est << "); "
+              << featurized << " plans featurized in " << featurize_seconds << " s\n";
+    if (report) {
+        (*report)["plans_measured"] = measured;
+        (*report)["shapes"] = shapes.size();
+        (*report)["best_relative_time"] = best_score;
+        (*report)["model_tau_within_shape_cross_validated"] = tau_cv;
+        (*report)["model_tau_within_shape_online"] = tau_online;
+        (*report)["estimate_tau_within_shape"] = tau_est;
+        (*report)["plans_featurized"] = featurized;
+        (*report)["seconds_featurizing"] = featurize_seconds;
+        (*report)["seconds_model"] = featurize_seconds + pm.seconds_training;
+        (*report)["seconds_measuring"] = measure_seconds;
+        (*report)["seconds_compiling"] = measurer.seconds_compiling();
+        (*report)["seconds_total"] = total;
+    }
     return best;
 }
 

@@ -57,6 +57,26 @@ struct TileChoice {
     double cost = 0;
     bool feasible = false;
 };
+// The estimate of one tile for a root and its members, term by term: what choose_tile minimizes
+// and what the plan features (features/PlanFeatures.h) are made of.
+struct TileCost {
+    double root_ops = 0;         // the root's own work (an update root: its iterations)
+    double member_ops = 0;       // the members' work over all tiles (and steps), lanes wasted included
+    double member_ops_once = 0;  // the members' work computed once each over their whole regions
+    double tiles = 1, tasks = 1, steps = 1;
+    double footprint_bytes = 0;  // the members' buffers of one tile
+    bool members_spill = false;  // footprint beyond half the L2: the members' work counts double
+    double page_faults = 0;      // pages of per-tile buffers beyond malloc's mmap threshold
+    double vector_waste = 1;     // lanes computed per useful lane along dim 0
+    double overhead = 0;         // per tile, per member, per page, per task (operation-equivalents)
+    double efficiency = 1;       // busy fraction of the cores over the tasks' waves
+    double cost = 0;             // the estimate, in operation-equivalents per core
+    bool starves_cores = false;  // fewer tasks than cores where the root's rows could feed them all
+    bool bounded = true;         // false: a member's per-tile region is data-dependent
+};
+TileCost tile_cost(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members, bool per_step,
+                   int tile_x, int tile_y);
+
 // With `per_step` (an update root), the members are costed per step of its last update's
 // reduction: one step's region, times the steps, plus the accumulator's load and store per step.
 TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,

@@ -61,110 +61,152 @@ double traffic_cost(const RuleContext &cx, const FuncNode &n) {
     return 2 * bytes * (bytes > cache ? kOpsPerByteDram : kOpsPerByteCache);
 }
 
-TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
-                       bool per_step) {
-    TileChoice best, oversized;
-    best.cost = std::numeric_limits<double>::infinity();
-    oversized.cost = best.cost;
-    const ConstBox R = whole_or_default(cx, root);
-    const int dims = root.dims();
-    const int lanes = cx.lanes_of(root);
-    const int cores = std::max(1, cx.in.cpu.cores);
+namespace {
+
+// What does not depend on the tile: the root's extents and work, its inner dimensions, the
+// candidates for tile_x and tile_y.
+struct RootFacts {
+    ConstBox R;
+    int dims = 0, lanes = 1, cores = 1;
     std::vector<int> inner_dims;
     int64_t outer_slices = 1;
-    for (int d = 2; d < dims; d++) {
-        if (R.extent[d] <= kSmallInnerDim) inner_dims.push_back(d);
-        else outer_slices *= std::max<int64_t>(R.extent[d], 1);
-    }
     std::vector<int> xs = {1}, ys = {0};
-    if (dims >= 1) {
+    int64_t steps = 1;
+    double root_ops = 0;
+};
+
+RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step) {
+    RootFacts f;
+    f.R = whole_or_default(cx, root);
+    f.dims = root.dims();
+    f.lanes = cx.lanes_of(root);
+    f.cores = std::max(1, cx.in.cpu.cores);
+    for (int d = 2; d < f.dims; d++) {
+        if (f.R.extent[d] <= kSmallInnerDim) f.inner_dims.push_back(d);
+        else f.outer_slices *= std::max<int64_t>(f.R.extent[d], 1);
+    }
+    if (f.dims >= 1) {
         // Tiles along dim 0 are ShiftInwards splits (a guarded one would leave its guard, and a
         // boundary condition's clamps, inside the vectorized loop): no wider than dim 0 at the
         // family's smallest shape.
         auto small = cx.whole_smallest.find(root.name);
         const int64_t narrowest = small != cx.whole_smallest.end() && small->second.bounded && !small->second.extent.empty()
                                       ? small->second.extent[0] : 0;
-        xs = {0};  // the whole row
-        for (int t : tile_candidates(R.extent[0], {2 * lanes, 4 * lanes, 8 * lanes, 16 * lanes, 32 * lanes})) {
-            if (t > 0 && t <= narrowest) xs.push_back(t);
+        f.xs = {0};  // the whole row
+        for (int t : tile_candidates(f.R.extent[0], {2 * f.lanes, 4 * f.lanes, 8 * f.lanes, 16 * f.lanes, 32 * f.lanes})) {
+            if (t > 0 && t <= narrowest) f.xs.push_back(t);
         }
     }
-    if (dims >= 2) ys = tile_candidates(R.extent[1], {1, 2, 4, 8, 16, 32, 64});
+    if (f.dims >= 2) f.ys = tile_candidates(f.R.extent[1], {1, 2, 4, 8, 16, 32, 64});
+    f.steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
+    // A root with updates does its updates' iterations (a scatter's reduction domain, a scan's
+    // rows), not its reduction extents at every point of its region. Per step, the accumulator
+    // is loaded and stored once more per point.
+    const double root_work = root.has_updates() ? work_for_region(root, f.R, cx.in.shape, nullptr) : 0;
+    f.root_ops = (root_work > 0 ? root_work : ops_per_point(root) * (double)f.R.size()) +
+                 (per_step ? kAccumulatorOpsPerStep * (double)f.R.size() * (double)std::max<int64_t>(f.steps, 0) : 0);
+    return f;
+}
+
+// `describe`: also the terms only the plan features use (member_ops_once).
+TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members, bool per_step,
+                   const RootFacts &f, int tx, int ty, bool describe = false) {
+    TileCost c;
+    const ConstBox &R = f.R;
+    const int dims = f.dims;
+    ConstBox tile = R;
+    const int64_t ex = dims >= 1 ? (tx ? std::min<int64_t>(tx, R.extent[0]) : R.extent[0]) : 1;
+    const int64_t ey = dims >= 2 ? (ty ? std::min<int64_t>(ty, R.extent[1]) : R.extent[1]) : 1;
+    if (dims >= 1) tile.extent[0] = ex;
+    if (dims >= 2) tile.extent[1] = ey;
+    for (int d = 2; d < dims; d++) {
+        if (std::find(f.inner_dims.begin(), f.inner_dims.end(), d) == f.inner_dims.end()) tile.extent[d] = 1;
+    }
+    const int64_t tiles_x = dims >= 1 ? ceil_div(R.extent[0], ex) : 1;
+    const int64_t tiles_y = dims >= 2 ? ceil_div(R.extent[1], ey) : 1;
+    c.tasks = (double)(tiles_y * f.outer_slices);
+    c.starves_cores = c.tasks < f.cores && (dims >= 2 ? R.extent[1] : 1) * f.outer_slices >= f.cores;
+    c.tiles = (double)tiles_x * c.tasks;
+    c.root_ops = f.root_ops;
+    c.steps = (double)f.steps;
     std::set<std::string> within(cx.inlined.begin(), cx.inlined.end());
     within.insert(members.begin(), members.end());
-    const int64_t steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
-    if (steps <= 0) return best;
-    // Per step, the accumulator is loaded and stored once more per point.
-    // A root with updates does its updates' iterations (a scatter's reduction domain, a scan's
-    // rows), not its reduction extents at every point of its region.
-    const double root_work = root.has_updates() ? work_for_region(root, R, cx.in.shape, nullptr) : 0;
-    const double root_ops = (root_work > 0 ? root_work : ops_per_point(root) * (double)R.size()) +
-                            (per_step ? kAccumulatorOpsPerStep * (double)R.size() * (double)steps : 0);
-    const double budget = (double)cx.in.cpu.l2_bytes / 2;
-    for (int tx : xs) {
-        for (int ty : ys) {
-            ConstBox tile = R;
-            const int64_t ex = dims >= 1 ? (tx ? std::min<int64_t>(tx, R.extent[0]) : R.extent[0]) : 1;
-            const int64_t ey = dims >= 2 ? (ty ? std::min<int64_t>(ty, R.extent[1]) : R.extent[1]) : 1;
-            if (dims >= 1) tile.extent[0] = ex;
-            if (dims >= 2) tile.extent[1] = ey;
-            for (int d = 2; d < dims; d++) {
-                if (std::find(inner_dims.begin(), inner_dims.end(), d) == inner_dims.end()) tile.extent[d] = 1;
+    if (!members.empty()) {
+        std::map<std::string, ConstBox> regions =
+            regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape, per_step ? root.name : "");
+        for (const std::string &m : members) {
+            auto it = regions.find(m);
+            if (it == regions.end()) continue;  // not needed by this root after all
+            if (!it->second.bounded) {
+                c.bounded = false;
+                return c;
             }
-            const int64_t tiles_x = dims >= 1 ? ceil_div(R.extent[0], ex) : 1;
-            const int64_t tiles_y = dims >= 2 ? ceil_div(R.extent[1], ey) : 1;
-            const int64_t tasks = tiles_y * outer_slices;
+            const FuncNode &mn = cx.dag.node(m);
+            ConstBox computed;
+            const double work = work_for_region(mn, it->second, cx.in.shape, &computed);
+            if (!computed.bounded) {
+                c.bounded = false;
+                return c;
+            }
+            // A member narrower than two vectors wastes most of its lanes (a transpose's tile
+            // rows are the member's columns). Wider members shift their last vector inwards,
+            // and 64-wide tiles beat whole rows on unsharp and harris in the same development
+            // runs although a 70-wide member region rounds up to 80 lanes: not counted.
+            const int m_lanes = cx.lanes_of(mn);
+            const int64_t m_x = computed.extent.empty() ? 1 : std::max<int64_t>(computed.extent[0], 1);
+            const double m_waste = m_x < 2 * m_lanes ? (double)ceil_div(m_x, m_lanes) * m_lanes / (double)m_x : 1.0;
+            c.member_ops += work * c.tiles * c.steps * m_waste;
+            // The members' work once each over the root's whole region: what the tiles recompute.
+            if (describe) c.member_ops_once += work_for_region(mn, whole_or_default(cx, mn), cx.in.shape, nullptr);
+            const double bytes = (double)computed.size() * bytes_per_point(mn);
+            if (bytes > kMmapThresholdBytes) c.page_faults += c.tiles * c.steps * bytes / kPageBytes;
+            c.footprint_bytes += bytes;
+        }
+    }
+    const double budget = (double)cx.in.cpu.l2_bytes / 2;
+    c.members_spill = c.footprint_bytes > budget;
+    const double member_ops = c.members_spill ? 2 * c.member_ops : c.member_ops;
+    c.vector_waste = dims >= 1 ? (double)ceil_div(ex, f.lanes) * f.lanes / (double)ex : 1;
+    c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) + c.page_faults * kPageFaultOps +
+                 c.tasks * kTaskOverheadOps;
+    c.efficiency = c.tasks / ((double)ceil_div((int64_t)c.tasks, f.cores) * f.cores);
+    c.cost = ((c.root_ops + member_ops) * c.vector_waste + c.overhead) / (c.efficiency * f.cores);
+    return c;
+}
+
+}  // namespace
+
+TileCost tile_cost(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members, bool per_step,
+                   int tile_x, int tile_y) {
+    const RootFacts f = root_facts(cx, root, per_step);
+    if (f.steps <= 0) {
+        TileCost c;
+        c.bounded = false;
+        return c;
+    }
+    return cost_with(cx, root, members, per_step, f, tile_x, tile_y, true);
+}
+
+TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
+                       bool per_step) {
+    TileChoice best, oversized;
+    best.cost = std::numeric_limits<double>::infinity();
+    oversized.cost = best.cost;
+    const RootFacts f = root_facts(cx, root, per_step);
+    if (f.steps <= 0) return best;
+    const double budget = (double)cx.in.cpu.l2_bytes / 2;
+    for (int tx : f.xs) {
+        for (int ty : f.ys) {
+            const TileCost c = cost_with(cx, root, members, per_step, f, tx, ty);
             // A tile that leaves cores idle, where the root has rows enough to feed them all, is
             // not a candidate: fusing must not cost the parallel loop.
-            if (tasks < cores && (dims >= 2 ? R.extent[1] : 1) * outer_slices >= cores) continue;
-            const double tiles = (double)tiles_x * (double)tasks;
-            double member_ops = 0, footprint = 0;
-            bool bounded = true;
-            double page_faults = 0;
-            if (!members.empty()) {
-                std::map<std::string, ConstBox> regions =
-                    regions_required(cx.dag, {{root.name, tile}}, within, cx.in.shape, per_step ? root.name : "");
-                for (const std::string &m : members) {
-                    auto it = regions.find(m);
-                    if (it == regions.end()) continue;  // not needed by this root after all
-                    if (!it->second.bounded) {
-                        bounded = false;
-                        break;
-                    }
-                    const FuncNode &mn = cx.dag.node(m);
-                    ConstBox computed;
-                    const double work = work_for_region(mn, it->second, cx.in.shape, &computed);
-                    if (!computed.bounded) {
-                        bounded = false;
-                        break;
-                    }
-                    // A member narrower than two vectors wastes most of its lanes (a transpose's
-                    // tile rows are the member's columns). Wider members shift their last vector
-                    // inwards, and 64-wide tiles beat whole rows on unsharp and harris in the
-                    // same development runs although a 70-wide member region rounds up to 80
-                    // lanes: not counted.
-                    const int m_lanes = cx.lanes_of(mn);
-                    const int64_t m_x = computed.extent.empty() ? 1 : std::max<int64_t>(computed.extent[0], 1);
-                    const double m_waste = m_x < 2 * m_lanes ? (double)ceil_div(m_x, m_lanes) * m_lanes / (double)m_x : 1.0;
-                    member_ops += work * tiles * (double)steps * m_waste;
-                    const double bytes = (double)computed.size() * bytes_per_point(mn);
-                    if (bytes > kMmapThresholdBytes) page_faults += tiles * (double)steps * bytes / kPageBytes;
-                    footprint += bytes;
-                }
-            }
-            if (!bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
-            if (footprint > budget) member_ops *= 2;
-            const double vector_waste = dims >= 1 ? (double)ceil_div(ex, lanes) * lanes / (double)ex : 1;
-            const double overhead = tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) +
-                                    page_faults * kPageFaultOps +
-                                    (double)tasks * kTaskOverheadOps;
-            const double efficiency = (double)tasks / ((double)ceil_div(tasks, cores) * cores);
-            const double cost = ((root_ops + member_ops) * vector_waste + overhead) / (efficiency * cores);
+            if (c.starves_cores) continue;
+            if (!c.bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
             // Members beyond twice the L2 only when there is no other tile (a member
             // that must be fused to stay within Halide's buffer limit, whatever the tile).
-            TileChoice &into = footprint > 4 * budget ? oversized : best;
-            if (cost < into.cost) {
-                into.cost = cost;
+            TileChoice &into = c.footprint_bytes > 4 * budget ? oversized : best;
+            if (c.cost < into.cost) {
+                into.cost = c.cost;
                 into.tile_x = tx;
                 into.tile_y = ty;
                 into.feasible = true;
@@ -173,7 +215,7 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
         }
     }
     if (!best.feasible) best = oversized;
-    best.inner_dims = inner_dims;
+    best.inner_dims = f.inner_dims;
     return best;
 }
 
