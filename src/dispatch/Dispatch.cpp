@@ -116,7 +116,7 @@ Dispatch decide_dispatch(const DispatchProblem &p) {
     const std::vector<double> weights(p.shapes.size(), 1.0);
     std::vector<size_t> kept = cap_kernels(p.seconds, weights, std::max<size_t>(1, p.max_kernels));
     // Merge tolerance (a named heuristic): a kept kernel whose removal costs the family less than
-    // 0.5% in mean relative time is dropped too. Near-ties between kernels are within measurement
+    // p.merge_tolerance (0.5% by default) in mean relative time is dropped too. Near-ties between kernels are within measurement
     // noise and only fragment the dispatch into more specializations (code size, compile time).
     while (kept.size() > 1) {
         double base = relative_loss(p.seconds, weights, kept), best_loss = INFINITY;
@@ -130,7 +130,7 @@ Dispatch decide_dispatch(const DispatchProblem &p) {
                 drop = i;
             }
         }
-        if (!(best_loss - base <= 0.005 * (double)p.shapes.size())) break;
+        if (!(best_loss - base <= p.merge_tolerance * (double)p.shapes.size())) break;
         kept.erase(kept.begin() + drop);
     }
     const std::vector<size_t> labels = vote_among(p.seconds, kept.empty() ? std::vector<size_t>{0} : kept);

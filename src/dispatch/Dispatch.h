@@ -53,6 +53,9 @@ struct DispatchProblem {
     CostTable seconds;                          // [shape][candidate]
     std::vector<MicroKernel> candidates;
     size_t max_kernels = 8;
+    // A kept kernel whose removal costs the family less than this mean relative time is dropped
+    // (see decide_dispatch); larger when the times are predictions only.
+    double merge_tolerance = 0.005;
 };
 
 // Votes, cap, tree; the leaves' `covers` filled in, `note` left to the caller. The boxes of the

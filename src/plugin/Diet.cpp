@@ -149,7 +149,8 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
 
     // Tuning, or (no trials) the decisions a tuning run left in the log, or a saved model's choice.
     nlohmann::json report;
-    if (opts.trials > 0 || !opts.model_path.empty() || !opts.log_path.empty()) {
+    // (tune() also ranks the kernels with the shipped cost model when one is found: src/cost/BaseModel.h.)
+    if (!kernels.empty()) {
         TuneResult tuned = tune(outputs, dag, family, training, kernels, target, cpu, gpu, opts);
         kernels = tuned.kernels;
         report = tuned.report;

@@ -74,6 +74,12 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
         table = table_for(cands);
     }
     DispatchProblem prob{shapes, extents, table, {}, max_kernels};
+    // Predictions only (nothing measured, the shipped model's ranking): its within-shape tau is
+    // about 0.5, so differences of a few percent are not resolved; 3% (a named heuristic) keeps
+    // such a dispatch from splitting the family over near-ties.
+    bool any_measured = false;
+    for (const auto &[key, secs] : measured_) any_measured |= secs.has_value();
+    if (!any_measured) prob.merge_tolerance = 0.03;
     for (size_t k : cands) prob.candidates.push_back(space_[k]);
     Dispatch d = decide_dispatch(prob);
 

@@ -313,6 +313,10 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
                 }
             }
         }
+        // Each round's records go out as soon as they are measured: a search cut short (a
+        // generator's timeout) still leaves what it measured.
+        if (!data.empty()) append_plan_dataset(opts.dataset_path, data);
+        data.clear();
         pm.retrain();
     };
     std::vector<std::vector<double>> start_secs = measure({start});
@@ -401,7 +405,6 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
             if (g.why.empty() || g.why == "split out by the search") g.why = "chosen by measurement";
         }
     }
-    if (!data.empty()) append_plan_dataset(opts.dataset_path, data);
     std::vector<double> est_score;
     for (double e : pm.estimates) est_score.push_back(-std::log(std::max(e, 1e-30)));
     const double tau_cv = pm.cross_validated_tau(opts.seed), tau_est = pm.tau_within_shape(est_score);
