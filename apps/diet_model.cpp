@@ -128,14 +128,23 @@ Quality quality(const Data &d, const std::vector<size_t> &ix, const std::vector<
 // Labels are normalized by their largest value while training; predictions scale back by it.
 bool g_plans = false;  // predictions are plan labels (relative speeds), not kernel throughput labels
 
+PackSumModelParams params_for(Objective o) {
+    PackSumModelParams params = base_model_params(o);
+    if (g_depth > 0) params.max_depth = g_depth;
+    if (g_rounds > 0) params.rounds = g_rounds;
+    if (g_eta > 0) params.eta = g_eta;
+    return params;
+}
+
+double throughput_of(double label) {
+    return g_plans ? std::exp2(label) : throughput_of_label(label);
+}
+
 std::vector<double> predict(const PackSumModel &m, const Data &d, const std::vector<size_t> &ix) {
     std::vector<FeatureRows> p;
     for (size_t i : ix) p.push_back(d.rows[i]);
     std::vector<double> out;
-    for (float s : m.predict(p)) {
-        const double label = s * m.info().label_scale;
-        out.push_back(g_plans ? std::exp2(label) : throughput_of_label(label));
-    }
+    for (float s : m.predict(p)) out.push_back(throughput_of(s * m.info().label_scale));
     return out;
 }
 
@@ -148,11 +157,7 @@ std::unique_ptr<PackSumModel> fit(const Data &d, const std::vector<size_t> &ix, 
         y.push_back(d.labels[i]);
         g.push_back(d.group[i]);
     }
-    PackSumModelParams params = base_model_params(o);
-    if (g_depth > 0) params.max_depth = g_depth;
-    if (g_rounds > 0) params.rounds = g_rounds;
-    if (g_eta > 0) params.eta = g_eta;
-    auto m = std::make_unique<PackSumModel>(params);
+    auto m = std::make_unique<PackSumModel>(params_for(o));
     m->train(p, y, g);
     ModelInfo info;
     info.label_scale = y.empty() ? 1.0 : *std::max_element(y.begin(), y.end());
@@ -161,20 +166,12 @@ std::unique_ptr<PackSumModel> fit(const Data &d, const std::vector<size_t> &ix, 
 }
 
 Quality cross_validated(const Data &d, Objective o, int folds, uint64_t seed) {
-    std::vector<int> fold(d.recs.size());
-    for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
-    std::mt19937_64 rng(seed);
-    std::shuffle(fold.begin(), fold.end(), rng);
-    std::vector<double> pred(d.recs.size());
-    for (int f = 0; f < folds; f++) {
-        std::vector<size_t> train, test;
-        for (size_t i = 0; i < fold.size(); i++) (fold[i] == f ? test : train).push_back(i);
-        auto m = fit(d, train, o);
-        std::vector<double> p = predict(*m, d, test);
-        for (size_t j = 0; j < test.size(); j++) pred[test[j]] = p[j];
-    }
+    std::vector<double> scores = cross_validated_scores(d.rows, d.labels, d.group, folds, seed, params_for(o));
+    std::vector<double> pred;
+    for (double s : scores) pred.push_back(throughput_of(s));
     std::vector<size_t> all(d.recs.size());
     for (size_t i = 0; i < all.size(); i++) all[i] = i;
+    if (pred.size() != all.size()) return {};
     return quality(d, all, pred);
 }
 
@@ -214,6 +211,26 @@ Quality heuristic(const Data &d) {
 void print(const std::string &what, const Quality &q) {
     std::printf("  %-34s tau within shape %6.3f   top-1 %5.2f   top-5 %5.2f   (%zu groups)\n", what.c_str(), q.tau,
                 q.top1, q.top5, q.groups);
+}
+
+// Both objectives, cross-validated and with each family (or pipeline: `held`) held out: printed,
+// and into rep[objective].
+void evaluate_objectives(const Data &d, int folds, uint64_t seed, const std::string &what, const std::string &held,
+                         nlohmann::json &rep) {
+    for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
+        const std::string name = objective_name(o);
+        Quality cv = cross_validated(d, o, folds, seed);
+        print(what + ", " + name + ", " + std::to_string(folds) + "-fold", cv);
+        nlohmann::json per;
+        Quality ho = held_out(d, o, &per);
+        print(what + ", " + name + ", " + held + " held out", ho);
+        for (auto &[f, q] : per.items()) {
+            std::printf("      %-16s tau %6.3f  top-1 %5.2f  top-5 %5.2f\n", f.c_str(),
+                        q["kendall_tau_within_shape"].get<double>(), q["top1_recall"].get<double>(),
+                        q["top5_recall"].get<double>());
+        }
+        rep[name] = {{"cross_validated", cv.to_json()}, {"held_out_" + held, ho.to_json()}, {"per_" + held, per}};
+    }
 }
 
 }  // namespace
@@ -259,20 +276,7 @@ int main(int argc, char **argv) {
             Quality h = quality(d, all, estimate);
             print("analytic estimate (the rules')", h);
             rep["estimate"] = h.to_json();
-            for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
-                const std::string name = objective_name(o);
-                Quality cv = cross_validated(d, o, folds, seed);
-                print("plan features, " + name + ", " + std::to_string(folds) + "-fold", cv);
-                nlohmann::json fam;
-                Quality ho = held_out(d, o, &fam);
-                print("plan features, " + name + ", pipeline held out", ho);
-                for (auto &[f, q] : fam.items()) {
-                    std::printf("      %-16s tau %6.3f  top-1 %5.2f  top-5 %5.2f\n", f.c_str(),
-                                q["kendall_tau_within_shape"].get<double>(), q["top1_recall"].get<double>(),
-                                q["top5_recall"].get<double>());
-                }
-                rep[name] = {{"cross_validated", cv.to_json()}, {"held_out_pipeline", ho.to_json()}, {"per_pipeline", fam}};
-            }
+            evaluate_objectives(d, folds, seed, "plan features", "pipeline", rep);
             if (!json_out.empty()) std::ofstream(json_out) << rep.dump(2) << "\n";
             return 0;
         }
@@ -293,20 +297,7 @@ int main(int argc, char **argv) {
             Quality h = heuristic(d);
             print("analytic heuristic", h);
             rep["heuristic"] = h.to_json();
-            for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
-                const std::string name = objective_name(o);
-                Quality cv = cross_validated(d, o, folds, seed);
-                print("kernel features, " + name + ", " + std::to_string(folds) + "-fold", cv);
-                nlohmann::json fam;
-                Quality ho = held_out(d, o, &fam);
-                print("kernel features, " + name + ", family held out", ho);
-                for (auto &[f, q] : fam.items()) {
-                    std::printf("      %-12s tau %6.3f  top-1 %5.2f  top-5 %5.2f\n", f.c_str(),
-                                q["kendall_tau_within_shape"].get<double>(), q["top1_recall"].get<double>(),
-                                q["top5_recall"].get<double>());
-                }
-                rep[name] = {{"cross_validated", cv.to_json()}, {"held_out_family", ho.to_json()}, {"per_family", fam}};
-            }
+            evaluate_objectives(d, folds, seed, "kernel features", "family", rep);
             if (!json_out.empty()) std::ofstream(json_out) << rep.dump(2) << "\n";
         } else {
             std::vector<size_t> all(d.recs.size());

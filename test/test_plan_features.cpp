@@ -45,15 +45,7 @@ TEST_CASE("plan features tell apart every plan the search reaches and carry the 
     FunctionDAG dag(outputs);
     ShapeFamily fam = read_shape_family(outputs, Options{});
     const Target t("x86-64-linux-avx2-fma");
-    PlanInputs pin;
-    pin.dag = &dag;
-    pin.family = &fam;
-    pin.shape = fam.representative();
-    for (const ShapeVar &v : fam.vars) {
-        pin.largest[v.name] = v.values.back();
-        pin.smallest[v.name] = v.values.front();
-    }
-    pin.cpu = CpuLimits::for_target(t, 2, 0);
+    const PlanInputs pin = plan_inputs(dag, fam, CpuLimits::for_target(t, 2, 0), {});
     const PipelinePlan start = plan_pipeline(pin);
     REQUIRE(!start.groups.empty());
     RuleContext cx(pin);

@@ -160,16 +160,9 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     PipelinePlan plan;
     if (!on_gpu) {
         const auto t0 = std::chrono::steady_clock::now();
-        PlanInputs pin;
-        pin.dag = &dag;
-        pin.family = &family;
-        pin.shape = family.representative();
-        for (const ShapeVar &v : family.vars) {
-            pin.largest[v.name] = v.values.back();
-            pin.smallest[v.name] = v.values.front();
-        }
-        pin.cpu = cpu;
-        for (const KernelChoice &k : kernels) pin.contraction_funcs.insert({k.pattern.acc, k.pattern.host});
+        std::set<std::string> contraction_funcs;
+        for (const KernelChoice &k : kernels) contraction_funcs.insert({k.pattern.acc, k.pattern.host});
+        const PlanInputs pin = plan_inputs(dag, family, cpu, contraction_funcs);
         plan = plan_pipeline(pin);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::cerr << "[diet] stage rules: " << plan.groups.size() << " group(s), " << plan.inlined.size()

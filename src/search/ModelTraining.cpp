@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <utility>
 
 namespace diet {
@@ -39,6 +40,40 @@ double mean_tau_within_shape(const std::vector<size_t> &shape, const std::vector
         n++;
     }
     return n ? sum / n : 0.0;
+}
+
+std::vector<double> cross_validated_scores(const std::vector<FeatureRows> &rows, const std::vector<float> &labels,
+                                           const std::vector<size_t> &groups, int folds, uint64_t seed,
+                                           const PackSumModelParams &params) {
+    folds = std::min<int>(folds, (int)rows.size() / 3);  // at least three programs per fold
+    if (folds < 2) return {};
+    std::vector<int> fold(rows.size());
+    for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
+    std::mt19937_64 rng(seed);
+    std::shuffle(fold.begin(), fold.end(), rng);
+    std::vector<double> out(rows.size());
+    for (int f = 0; f < folds; f++) {
+        std::vector<FeatureRows> train, test;
+        std::vector<float> y;
+        std::vector<size_t> g, test_ix;
+        for (size_t i = 0; i < rows.size(); i++) {
+            if (fold[i] == f) {
+                test.push_back(rows[i]);
+                test_ix.push_back(i);
+            } else {
+                train.push_back(rows[i]);
+                y.push_back(labels[i]);
+                g.push_back(groups[i]);
+            }
+        }
+        PackSumModel m(params);
+        m.train(train, y, g);
+        if (!m.trained()) return {};
+        const double scale = *std::max_element(y.begin(), y.end());
+        std::vector<float> scores = m.predict(test);
+        for (size_t j = 0; j < test_ix.size(); j++) out[test_ix[j]] = scores[j] * scale;
+    }
+    return out;
 }
 
 double top_k_recall(const std::vector<size_t> &group, const std::vector<double> &pred,

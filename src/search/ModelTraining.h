@@ -52,6 +52,14 @@ struct ModelQuality {
 
 // The quality of predicted against measured throughputs of pairs at training shapes shape[i];
 // flops[i] (the pair's work) turns throughputs into the times the taus compare.
+// k-fold cross-validation: each program's score as predicted by a model (params) trained on the
+// other folds (folds by a seeded shuffle, deterministic), on the labels' scale (the model
+// normalizes labels by their largest value; each fold's scale is undone). Empty when there are
+// fewer than three programs per fold for two folds, or a fold's model cannot be trained.
+std::vector<double> cross_validated_scores(const std::vector<FeatureRows> &rows, const std::vector<float> &labels,
+                                           const std::vector<size_t> &groups, int folds, uint64_t seed,
+                                           const PackSumModelParams &params);
+
 // Top-k recall of the measured best within each group (see ModelQuality).
 double top_k_recall(const std::vector<size_t> &group, const std::vector<double> &pred_throughput,
                     const std::vector<double> &meas_throughput, size_t k);

@@ -118,37 +118,19 @@ ModelQuality PatternTuner::cross_validated_quality(int folds, uint64_t seed, con
         meas.push_back(flops_[key.second] / *secs);
         rows.push_back(std::move(r));
     }
-    folds = std::min<int>(folds, (int)pairs.size() / 3);  // at least three programs per fold
-    if (folds < 2) return {};
-    std::vector<int> fold(pairs.size());
-    for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
-    std::mt19937_64 rng(seed);
-    std::shuffle(fold.begin(), fold.end(), rng);
+    std::vector<float> labels;
+    std::vector<size_t> groups;
+    for (size_t i = 0; i < pairs.size(); i++) {
+        auto [k, s] = pairs[i];
+        labels.push_back((float)label_of_throughput(meas[i] / adaptation_for(kind, k, ext_.host_extents[s])));
+        groups.push_back(s);
+    }
+    std::vector<double> scores = cross_validated_scores(rows, labels, groups, folds, seed, model_params(objective));
+    if (scores.empty()) return {};
     std::vector<double> pred(pairs.size());
-    for (int f = 0; f < folds; f++) {
-        std::vector<FeatureRows> programs, test;
-        std::vector<float> labels;
-        std::vector<size_t> groups, test_ix;
-        for (size_t i = 0; i < pairs.size(); i++) {
-            auto [k, s] = pairs[i];
-            if (fold[i] == f) {
-                test.push_back(rows[i]);
-                test_ix.push_back(i);
-            } else {
-                programs.push_back(rows[i]);
-                labels.push_back((float)label_of_throughput(meas[i] / adaptation_for(kind, k, ext_.host_extents[s])));
-                groups.push_back(s);
-            }
-        }
-        PackSumModel m(model_params(objective));
-        m.train(programs, labels, groups);
-        if (!m.trained()) return {};
-        double scale = *std::max_element(labels.begin(), labels.end());
-        std::vector<float> scores = m.predict(test);
-        for (size_t j = 0; j < test_ix.size(); j++) {
-            auto [k, s] = pairs[test_ix[j]];
-            pred[test_ix[j]] = throughput_of_label(scores[j] * scale) * adaptation_for(kind, k, ext_.host_extents[s]);
-        }
+    for (size_t i = 0; i < pairs.size(); i++) {
+        auto [k, s] = pairs[i];
+        pred[i] = throughput_of_label(scores[i]) * adaptation_for(kind, k, ext_.host_extents[s]);
     }
     std::vector<size_t> shape;
     std::vector<double> flops;

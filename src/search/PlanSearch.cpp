@@ -199,34 +199,8 @@ struct PlanModel {
     }
     // 8-fold cross-validation of the model over the measured plans.
     double cross_validated_tau(uint64_t seed) const {
-        const int folds = std::min<int>(8, (int)rows.size() / 3);
-        if (folds < 2) return 0;
-        std::vector<int> fold(rows.size());
-        for (size_t i = 0; i < fold.size(); i++) fold[i] = (int)(i % folds);
-        std::mt19937_64 rng(seed);
-        std::shuffle(fold.begin(), fold.end(), rng);
-        std::vector<double> pred(rows.size());
-        for (int f = 0; f < folds; f++) {
-            std::vector<FeatureRows> tr, te;
-            std::vector<float> y;
-            std::vector<size_t> g, ix;
-            for (size_t i = 0; i < rows.size(); i++) {
-                if (fold[i] == f) {
-                    te.push_back(rows[i]);
-                    ix.push_back(i);
-                } else {
-                    tr.push_back(rows[i]);
-                    y.push_back(labels[i]);
-                    g.push_back(shape[i]);
-                }
-            }
-            PackSumModel m(params());
-            m.train(tr, y, g);
-            if (!m.trained()) return 0;
-            std::vector<float> p = m.predict(te);
-            for (size_t j = 0; j < ix.size(); j++) pred[ix[j]] = p[j];
-        }
-        return tau_within_shape(pred);
+        std::vector<double> pred = cross_validated_scores(rows, labels, shape, 8, seed, params());
+        return pred.empty() ? 0.0 : tau_within_shape(pred);
     }
 };
 

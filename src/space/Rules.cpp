@@ -56,6 +56,21 @@ const std::vector<RuleInfo> &rule_table() {
     return table;
 }
 
+PlanInputs plan_inputs(const FunctionDAG &dag, const ShapeFamily &family, const CpuLimits &cpu,
+                       const std::set<std::string> &contraction_funcs) {
+    PlanInputs pin;
+    pin.dag = &dag;
+    pin.family = &family;
+    pin.shape = family.representative();
+    for (const ShapeVar &v : family.vars) {
+        pin.largest[v.name] = v.values.back();
+        pin.smallest[v.name] = v.values.front();
+    }
+    pin.cpu = cpu;
+    pin.contraction_funcs = contraction_funcs;
+    return pin;
+}
+
 std::string plan_key(const PipelinePlan &p) {
     auto base = [](const std::string &n) { return n.substr(0, n.find('$')); };
     std::string s;

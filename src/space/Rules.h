@@ -37,6 +37,10 @@ struct PlanInputs {
     std::set<std::string> contraction_funcs;  // scheduled by the micro-kernel rule
 };
 
+// The inputs for a family: its representative shape, every variable at its smallest and largest.
+PlanInputs plan_inputs(const FunctionDAG &dag, const ShapeFamily &family, const CpuLimits &cpu,
+                       const std::set<std::string> &contraction_funcs);
+
 // The groups and rules for every Func of the pipeline that is neither a contraction's accumulator
 // nor its host, chosen by the analytic heuristic of each rule (named in its file under
 // space/rules/). Deterministic.
