@@ -90,7 +90,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured
     // and seeds a tuning run's predictions. Rejected files are named once, and Diet goes on.
     std::unique_ptr<BaseModel> base;
-    if (!on_gpu) {
+    if (!on_gpu && opts.model_features == "kernel") {  // it reads loop-nest features only
         const std::string path = base_model_path(opts.base_model, target);
         std::string why;
         base = BaseModel::load(path, target_class(target), &why);
@@ -100,7 +100,6 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         } else if (!base && !opts.base_model.empty() && opts.base_model != "none") {
             std::cerr << "[diet] warning: no cost model at " << path << " (HL_DIET_BASE_MODEL); using the heuristic\n";
         }
-        if (base && opts.model_features != "kernel") base.reset();  // it reads loop-nest features only
     }
     if (opts.trials == 0 && opts.model_path.empty() && !base) return result;
 
