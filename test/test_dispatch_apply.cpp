@@ -86,12 +86,31 @@ Buffer<float> random_buffer(const std::vector<int> &sizes, int seed) {
 
 // Three leaves over the output's row extent (dim 1), the middle one also bounded on dim 0, each
 // with a different kernel of the space (same operand staging: one wrapper Func for all leaves).
-Dispatch three_leaves(const std::vector<MicroKernel> &space) {
+Dispatch three_leaves(const std::vector<MicroKernel> &space, bool with_dot) {
     std::vector<MicroKernel> picks;
     for (size_t i = 0; i < space.size() && picks.size() < 3; i += std::max<size_t>(1, space.size() / 3)) {
         if (picks.empty() || space[i].cpu.stage_strided == picks[0].cpu.stage_strided) picks.push_back(space[i]);
     }
     REQUIRE(picks.size() == 3);
+    if (with_dot) {
+        // The small-rows leaf and the last leaf dot-product kernels (4 x 3 and 2 x 5 tiles: their
+        // halves and 1 x 1 variants all run somewhere in 1..128), the middle one a column kernel.
+        auto dot = [&](int cols, int rows) {
+            for (const MicroKernel &k : space) {
+                if (k.cpu.dot && k.cpu.vectors == cols && k.cpu.rows == rows) return k;
+            }
+            FAIL("no dot-product kernel " << cols << "x" << rows << " in the space");
+            return space[0];
+        };
+        picks[0] = dot(4, 3);
+        picks[2] = dot(2, 5);
+        for (const MicroKernel &k : space) {
+            if (!k.cpu.dot) {
+                picks[1] = k;
+                break;
+            }
+        }
+    }
     Dispatch d;
     d.leaves.push_back({picks[0], {1, 1}, {kNoUpperBound, 40}, "rows <= 40", ""});
     d.leaves.push_back({picks[1], {20, 41}, {kNoUpperBound, 700}, "rows in 41..700, cols >= 20", ""});
@@ -101,7 +120,8 @@ Dispatch three_leaves(const std::vector<MicroKernel> &space) {
 
 void check_dispatched(const std::string &name, const Build &build, const std::function<std::vector<int>(int)> &a_size,
                       const std::function<std::vector<int>(int)> &b_size,
-                      const std::function<std::vector<int>(int)> &out_size, const std::vector<int> &ts) {
+                      const std::function<std::vector<int>(int)> &out_size, const std::vector<int> &ts,
+                      bool with_dot = false) {
     Algorithm g, ref;
     build(g);
     build(ref);
@@ -116,7 +136,10 @@ void check_dispatched(const std::string &name, const Build &build, const std::fu
     MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
     std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, cpu);
     KernelChoice kc{p, space[0]};
-    kc.dispatch = three_leaves(space);
+    kc.dispatch = three_leaves(space, with_dot);
+    if (with_dot) {
+        CHECK(dot_kernels_apply(p, cpu.lanes(p.type)));
+    }
     ScheduleWriter w(false);
     apply_schedule(dag, {kc}, target, cpu, w);
     concretize_estimates(outputs, fam.representative());
@@ -171,4 +194,18 @@ TEST_CASE("a three-leaf dispatch of batch_matmul NN is correct at every T and ou
         "batch_matmul_nn", batch_matmul_nn, [](int t) { return std::vector<int>{t, t, 3}; },
         [](int t) { return std::vector<int>{64, t, 3}; }, [](int t) { return std::vector<int>{64, t, 3}; },
         every_t_and_200());
+}
+
+// Dot-product kernels (vectorized along the reduction, an rfactor per leaf) mixed with a column
+// kernel in one dispatch: every leaf and variant correct, also where operand panels exist for the
+// other leaves.
+TEST_CASE("a dispatch mixing dot-product and column kernels is correct at every T", "[dispatch][dot]") {
+    check_dispatched(
+        "dense", dense, [](int t) { return std::vector<int>{64, 16 * t}; },
+        [](int) { return std::vector<int>{64, 200}; }, [](int t) { return std::vector<int>{200, 16 * t}; },
+        every_t_and_200(), true);
+    check_dispatched(
+        "batch_matmul_nt", batch_matmul_nt, [](int t) { return std::vector<int>{64, t, 3}; },
+        [](int t) { return std::vector<int>{64, t, 3}; }, [](int t) { return std::vector<int>{t, t, 3}; },
+        every_t_and_200(), true);
 }

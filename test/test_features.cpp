@@ -500,7 +500,20 @@ TEST_CASE("loop-nest features tell every kernel apart and agree with the lowered
             Pipeline pl = instantiate(d.outputs(), Candidate{{{p, k}}}, t, cpu, Shape{{"T", T}});
             LoweredProgram lp = lower_at_shape(pl, t, bindings[T]);
             ProgramFeatures pf = extract_features(lp, FeatureOptions{false});
-            const FeatureRow &acc = row_of(pf, "acc");
+            // A dot-product kernel multiplies in its rfactor intermediate (one per tile variant:
+            // the variant the shape selects is the one that does the work).
+            const FeatureRow *work = &row_of(pf, "acc");
+            if (k.cpu.dot) {
+                work = nullptr;
+                for (const FeatureRow &r : pf.rows) {
+                    if (r.buffer.find("intm") != std::string::npos &&
+                        (!work || raw(r, "float_mul") > raw(*work, "float_mul"))) {
+                        work = &r;
+                    }
+                }
+                REQUIRE(work);
+            }
+            const FeatureRow &acc = *work;
             const std::vector<float> f = kernel_features(at(k, T));
             // Thread-pool tasks: the product of the parallel loops around the accumulator (none
             // when the kernel runs as one task).

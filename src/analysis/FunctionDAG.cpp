@@ -390,6 +390,11 @@ void FunctionDAG::classify_matmuls() {
                     break;
                 }
             }
+            if (p.reduction.size() == 1 && !c->args.empty()) {
+                const std::string &rv = p.reduction[0].name;
+                Expr rest = simplify(c->args[0] - Variable::make(c->args[0].type(), rv));
+                o.unit_stride_reduction = expr_uses_var(c->args[0], rv) && !expr_uses_var(rest, rv);
+            }
             bool seen = false;
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
             if (!seen) p.operands.push_back(o);

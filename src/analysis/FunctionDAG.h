@@ -39,6 +39,9 @@ struct ContractionOperand {
     // select and clamps, a cast): evaluated in the reduction loop it would cost a select and
     // clamped gathers per load, so the schedule copies the region a task reads into a dense buffer.
     bool computed = false;
+    // Its innermost argument is the (single) reduction variable plus terms free of it: a vector
+    // of consecutive reduction steps is one dense load (what the dot-product kernel reads).
+    bool unit_stride_reduction = false;
 };
 
 // A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);

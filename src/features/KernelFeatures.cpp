@@ -109,9 +109,11 @@ Named evaluate(const KernelAtShape &in) {
 
     // Registers: the accumulators of the selected tile, one vector of the streamed operand per
     // tile vector, one broadcast of the other.
-    const int vecs = std::max(1, t.vectors);
+    // A dot-product kernel (CpuKernel::dot) holds one vector per output of its tile and loads
+    // one vector of each operand row/column per step.
+    const int vecs = k.dot ? t.cols : std::max(1, t.vectors);
     const int accumulators = vecs * t.rows;
-    const int registers_needed = accumulators + vecs + 1;
+    const int registers_needed = accumulators + (k.dot ? std::min(t.cols, t.rows) : vecs) + 1;
     // A task owns a panel of panel_tiles tiles along the vectors and loops over every row: its
     // panel of the streamed operand (cols x K) is reused by each row tile, the broadcast operand
     // (rows x K) is read once per panel.
@@ -128,7 +130,7 @@ Named evaluate(const KernelAtShape &in) {
     const double padding = kernel_padding_efficiency(in.kernel, in.extents);
     const int64_t row_tiles = ceil_div(rows, t.rows);
     const double flops = 2.0 * (double)cols * rows * outer * K;
-    const double lane_use = t.vectors ? (double)t.vector_lanes / k.vector_width : 1.0 / k.vector_width;
+    const double lane_use = k.dot ? 1.0 : t.vectors ? (double)t.vector_lanes / k.vector_width : 1.0 / k.vector_width;
 
     // The register-tile intensity heuristic's score (space/MicroKernel.h) as one more feature: the
     // analytic prior, which the trees may correct rather than rediscover.
@@ -146,6 +148,7 @@ Named evaluate(const KernelAtShape &in) {
         {"kernel.panel_tiles", L(k.panel_tiles)},
         {"kernel.k_unroll", L(k.k_unroll)},
         {"kernel.stage_strided", k.stage_strided ? 1.f : 0.f},
+        {"kernel.dot", k.dot ? 1.f : 0.f},
         // The tile variant this shape selects.
         {"tile.cols", L(t.cols)},
         {"tile.rows", L(t.rows)},

@@ -237,7 +237,12 @@ private:
         const std::string task = nm.batch.empty() ? "n_t" : "task";
         if (!gpu_) {
             w_.compute_at(acc, host, "n_p", false);
-            stage_operands(p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
+            // Dot-product leaves read the operands themselves (their rfactor intermediate calls
+            // them, acc does not): panels only when a column kernel is among the leaves (Halide
+            // refuses a wrapper of a Func that no definition of acc calls).
+            const bool column_leaf = std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
+                                                 [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
+            if (column_leaf) stage_operands(p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
         } else {
             // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
             w_.compute_at(acc, host, first.cuda.staged() ? "n_b" : "n_t", false);
@@ -276,7 +281,7 @@ private:
             }
             std::vector<int64_t> at_least = leaf.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
-            apply_kernel(leaf.kernel, out, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            apply_kernel(leaf.kernel, out, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
             notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
                              leaf.kernel.to_string() + (dispatching ? " for " + leaf.covers : std::string()) + ".");
             if (last) break;
@@ -286,7 +291,7 @@ private:
     // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
-    void apply_kernel(const MicroKernel &k, FuncRef &out, StageRef &host_s, StageRef &init_s, StageRef &update_s,
+    void apply_kernel(const MicroKernel &k, FuncRef &out, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
                       const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
@@ -317,6 +322,9 @@ private:
             } else if (gpu_) {
                 tile_host_gpu(hs, t, nm);
                 tile_acc_gpu(is, us, t, k.cuda.k_unroll, nm);
+            } else if (k.cpu.dot) {
+                tile_host_cpu(hs, t, k.cpu, nm, task);
+                tile_acc_dot(is, us, t, k.cpu, nm, host);
             } else {
                 tile_host_cpu(hs, t, k.cpu, nm, task);
                 tile_acc_cpu(is, us, t, k.cpu, nm);
@@ -421,6 +429,51 @@ private:
             if (t.rows > 1) w_.unroll(*s, nm.rm);
         }
         if (k.k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    }
+
+    // The dot-product kernel (CpuKernel::dot) on one variant's stages: the reduction is split
+    // into vectors of consecutive steps and moved into an rfactor intermediate `lanes` (one partial
+    // sum per lane, per output of the tile), computed per register tile in registers with dense
+    // loads of both operands; the accumulator's own update then reduces across the lanes (a
+    // vector reduction, `atomic`). The rfactor is on this variant's specialized update only: the
+    // other leaves and variants keep their definitions, and the operand panels they stage are not
+    // realized on this branch (nothing on it reads them).
+    void tile_acc_dot(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k,
+                      const ContractionLoopNames &nm, FuncRef &host) {
+        internal_assert(nm.reduction.size() == 1) << "Diet: a dot-product kernel needs one reduction variable\n";
+        const std::string r = nm.reduction[0], lane_r = r + "_l", lane_v = "k_lane";
+        std::vector<std::string> tile = {nm.rn, nm.rm};
+        tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+        auto unroll_tile = [&](StageRef &s) {
+            if (t.cols > 1) w_.unroll(s, nm.rn);
+            if (t.rows > 1) w_.unroll(s, nm.rm);
+        };
+        w_.reorder(is, tile);
+        unroll_tile(is);
+        // The reduction extent is a multiple of the lanes (dot_kernels_apply): no tail.
+        w_.split(us, r, r + "_o", lane_r, k.vector_width, TailStrategy::GuardWithIf);
+        FuncRef lanes = w_.rfactor(us, lane_r, lane_v, "lanes");
+        std::vector<std::string> merge = {lane_r};
+        merge.insert(merge.end(), tile.begin(), tile.end());
+        w_.reorder(us, merge);
+        w_.atomic(us);
+        w_.vectorize(us, lane_r);
+        unroll_tile(us);
+
+        w_.compute_at(lanes, host, "n_p", false);
+        std::vector<std::string> storage = {lane_v};
+        storage.insert(storage.end(), tile.begin(), tile.end());
+        w_.reorder_storage(lanes, storage);
+        const std::vector<StageNode> ls = stages_of(lanes.func.function());
+        StageRef li = w_.stage(lanes, 0, ls[0]), lu = w_.stage(lanes, 1, ls[1]);
+        w_.reorder(li, storage);
+        std::vector<std::string> order = storage;
+        order.insert(order.begin() + 1 + 2, r + "_o");  // lanes, the tile, then the reduction, then batch
+        w_.reorder(lu, order);
+        for (StageRef *s : {&li, &lu}) {
+            w_.vectorize(*s, lane_v);
+            unroll_tile(*s);
+        }
     }
 
     void tile_host_gpu(StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {

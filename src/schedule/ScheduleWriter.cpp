@@ -214,6 +214,11 @@ void ScheduleWriter::vectorize(StageRef &s, const std::string &v) {
     emit(s.ident + ".vectorize(" + var(s, v) + ");");
 }
 
+void ScheduleWriter::atomic(StageRef &s) {
+    s.stage.atomic();
+    emit(s.ident + ".atomic();");
+}
+
 void ScheduleWriter::unroll(StageRef &s, const std::string &v) {
     s.stage.unroll(handle(s, v));
     emit(s.ident + ".unroll(" + var(s, v) + ");");

@@ -59,6 +59,9 @@ public:
     void fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused);
     void reorder(StageRef &s, const std::vector<std::string> &innermost_first);
     void vectorize(StageRef &s, const std::string &v);
+    // The update is an associative reduction Halide may vectorize across its RVars (the lanes
+    // of a vector are then combined by a vector reduction).
+    void atomic(StageRef &s);
     void unroll(StageRef &s, const std::string &v);
     void parallel(StageRef &s, const std::string &v);
     void gpu_blocks(StageRef &s, const std::vector<std::string> &vars);

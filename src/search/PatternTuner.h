@@ -74,11 +74,17 @@ public:
     bool model_trained() const { return model_.trained(); }
     // The shipped model (cost/BaseModel.h): predicts until this run's model is trained.
     void set_base_model(const BaseModel *m) { base_ = m; }
-    bool can_predict() const { return model_.trained() || base_ != nullptr; }
+    // Nothing measured and no model at all (trials = 0, no shipped model): the analytic
+    // heuristic predicts per shape, so that the dispatch can still give each range of shapes
+    // the kernel the heuristic prefers there (one kernel for all would be the average's choice).
+    void set_heuristic_predictions(bool on) { heuristic_predictions_ = on; }
+    bool can_predict() const { return model_.trained() || base_ != nullptr || heuristic_predictions_; }
     const std::string &model_features() const { return opts_.model_features; }
 
     // f_occ * f_pad of kernel k at an output of these extents.
     double adaptation(size_t k, const std::vector<int64_t> &e) const;
+    // The register-tile intensity heuristic's score of kernel k at these extents.
+    double heuristic_throughput(size_t k, const std::vector<int64_t> &extents) const;
 
     std::optional<double> seconds_of(size_t k, size_t s) const;
 
@@ -144,6 +150,7 @@ private:
     std::map<size_t, FeatureRows> features_;
     ContractionSummary contraction_;  // for the loop-nest features and the dataset
     const BaseModel *base_ = nullptr;
+    bool heuristic_predictions_ = false;
     KernelAtShape at_shape(size_t k, const std::vector<int64_t> &extents, double flops) const;
     MachineSummary machine_;
     MeasuredTimes measured_;

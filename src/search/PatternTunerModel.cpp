@@ -27,20 +27,27 @@ double seconds_since(Clock::time_point t) {
 }  // namespace
 
 double PatternTuner::predicted_throughput(size_t k, size_t s) {
-    if (!can_predict()) {
-        // Before the model has data: the analytic heuristic, in arbitrary units (named prior).
-        MatmulExtents one;
-        one.host_extents = {ext_.host_extents[s]};
-        one.reduction_max = ext_.reduction_max;
-        return heuristic_score(space_[k], one, workers_);
-    }
+    if (!model_.trained() && !base_) return heuristic_throughput(k, ext_.host_extents[s]);
     return predicted_throughputs({k}, {ext_.host_extents[s]}, {flops_[s]})[0];
+}
+
+double PatternTuner::heuristic_throughput(size_t k, const std::vector<int64_t> &extents) const {
+    // Before the model has data: the analytic heuristic, in arbitrary units (named prior).
+    MatmulExtents one;
+    one.host_extents = {extents};
+    one.reduction_max = ext_.reduction_max;
+    return heuristic_score(space_[k], one, workers_);
 }
 
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,
                                                         const std::vector<std::vector<int64_t>> &extents,
                                                         const std::vector<double> &flops) {
     internal_assert(can_predict());
+    if (!model_.trained() && !base_) {
+        std::vector<double> out;
+        for (size_t i = 0; i < ks.size(); i++) out.push_back(heuristic_throughput(ks[i], extents[i]));
+        return out;
+    }
     if (!model_.trained()) {
         std::vector<KernelAtShape> in;
         for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));

@@ -101,7 +101,10 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
             std::cerr << "[diet] warning: no cost model at " << path << " (HL_DIET_BASE_MODEL); using the heuristic\n";
         }
     }
-    if (opts.trials == 0 && opts.model_path.empty() && !base) return result;
+    // With no trials and no model, the heuristic predicts per shape (PatternTuner::set_heuristic_predictions).
+    // (CPU only: GPU kernels keep the heuristic's one kernel until measured.)
+    const bool heuristic_only = opts.trials == 0 && opts.model_path.empty() && !base;
+    if (heuristic_only && on_gpu) return result;
 
     // Bind every training shape now, while the estimates are still symbolic.
     Pipeline whole = as_pipeline(outputs);
@@ -128,6 +131,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
                            &measurer, &history.logged);
         tuner.set_fingerprint(fingerprint);
         tuner.set_base_model(base.get());
+        tuner.set_heuristic_predictions(heuristic_only);
         if (!opts.model_path.empty()) tuner.warm_start(opts.model_path, fingerprint, target.to_string());
 
         // The stages are tuned one after another: share the budget evenly.
@@ -183,7 +187,8 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         result.kernels[pi].kernel = space[chosen];
         result.kernels[pi].chosen_by = opts.trials > 0           ? "tuning"
                                        : !opts.model_path.empty() ? "the cost model " + opts.model_path
-                                                                  : "the shipped cost model " + base->path();
+                                       : base                     ? "the shipped cost model " + base->path()
+                                                                  : std::string("the heuristic, per shape");
 
         // The shape dispatch, decided over every shape of the family by a model trained on all of
         // this stage's measurements.

@@ -19,8 +19,13 @@ std::string MicroKernel::to_string() const {
         if (cuda.staged()) o << ", k_tile=" << cuda.k_tile;
         o << "}";
     } else {
-        o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows
-          << ", panel=" << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided << "}";
+        if (cpu.dot) {
+            o << "cpu{dot=" << cpu.vector_width << ", cols=" << cpu.vectors << ", rows=" << cpu.rows
+              << ", panel=" << cpu.panel_tiles << ", stage=" << cpu.stage_strided << "}";
+        } else {
+            o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows << ", panel="
+              << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided << "}";
+        }
     }
     return o.str();
 }
@@ -40,6 +45,7 @@ nlohmann::json kernel_to_json(const MicroKernel &k) {
         j["panel_tiles"] = k.cpu.panel_tiles;
         j["k_unroll"] = k.cpu.k_unroll;
         j["stage_strided"] = k.cpu.stage_strided;
+        if (k.cpu.dot) j["dot"] = true;  // absent: the vector-along-columns kernel (older logs)
     }
     return j;
 }
@@ -62,6 +68,7 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
             k.cpu.panel_tiles = j.at("panel_tiles").get<int>();
             k.cpu.k_unroll = j.at("k_unroll").get<int>();
             k.cpu.stage_strided = j.at("stage_strided").get<bool>();
+            k.cpu.dot = j.value("dot", false);
         }
     } catch (const nlohmann::json::exception &e) {
         user_error << "Diet: malformed micro-kernel " << j.dump() << ": " << e.what() << "\n";
@@ -143,7 +150,24 @@ double busy_fraction(int64_t units, int workers) {
 
 std::vector<TileVariant> tile_variants(const MicroKernel &k) {
     std::vector<TileVariant> v;
-    if (!k.gpu) {
+    if (!k.gpu && k.cpu.dot) {
+        // Scalar output columns and rows; halves of each so that small outputs (attention at
+        // T = 3) still get several accumulators rather than one.
+        const CpuKernel &c = k.cpu;
+        for (int cols : distinct_desc({c.vectors, (c.vectors + 1) / 2, 1})) {
+            for (int rows : distinct_desc({c.rows, (c.rows + 1) / 2, 1})) {
+                TileVariant t;
+                t.cols = cols;
+                t.rows = rows;
+                t.vectors = 0;
+                t.vector_lanes = 0;
+                v.push_back(t);
+            }
+        }
+        std::stable_sort(v.begin(), v.end(), [](const TileVariant &a, const TileVariant &b) {
+            return a.cols * a.rows > b.cols * b.rows;
+        });
+    } else if (!k.gpu) {
         const CpuKernel &c = k.cpu;
         // Below one full vector: half and quarter vectors (down to 4 lanes), so that outputs
         // narrower than a vector (attention at small T) still run SIMD instead of scalar tiles.
@@ -212,7 +236,27 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
             }
         }
     }
+    if (dot_kernels_apply(p, lanes)) {
+        for (int cols = 1; cols <= 8; cols++) {
+            for (int rows = 1; rows <= 8; rows++) {
+                // Accumulators + the operand vectors of one step along the smaller side + one.
+                if (cols * rows + std::min(cols, rows) + 1 > lim.vector_registers) continue;
+                for (int panel : {1, 2, 4, 8}) {
+                    MicroKernel k;
+                    k.cpu = {lanes, cols, rows, panel, 1, any_strided(p), true};
+                    out.push_back(k);
+                }
+            }
+        }
+    }
     return out;
+}
+
+bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
+    if (lanes < 4 || !p.reduction_extent || *p.reduction_extent % lanes != 0) return false;
+    return std::all_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
+        return o.unit_stride_reduction && !o.computed;
+    });
 }
 
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim) {
@@ -268,7 +312,21 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
         for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
         const TileVariant &t = fitting_variant(variants, cols, rows);
         double intensity, busy;
-        if (!k.gpu) {
+        if (!k.gpu && k.cpu.dot) {
+            const CpuKernel &c = k.cpu;
+            // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
+            // each tile ends with (about log2(lanes) + 2 steps per accumulator).
+            intensity = (double)t.cols * t.rows / (t.cols + t.rows);
+            const double steps = (double)e.reduction_max / c.vector_width;
+            intensity *= steps / (steps + std::log2((double)c.vector_width) + 2.0);
+            // Nothing is staged: each tile streams its operand rows and columns from L2 or
+            // further, which costs more as the rows grow (a task's rows no longer stay in cache).
+            // Calibrated on dense (K = 768) and attention scores (K = 64) at T = 1..64 on an
+            // AVX-512 VM: ~0.8 of the column kernel's peak, half of it at 1024 rows.
+            intensity *= 0.8 / (1.0 + (double)rows / 2048.0);
+            int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
+            busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
+        } else if (!k.gpu) {
             const CpuKernel &c = k.cpu;
             // Vector FMAs per loaded operand, scaled down for scalar tiles.
             double vecs = std::max(1, t.vectors);
@@ -278,6 +336,10 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.
             intensity *= 1.0 + 0.02 * std::log2((double)c.panel_tiles);
             intensity *= 1.0 + 0.01 * std::log2((double)c.k_unroll);
+            // A staged panel is copied (transposed) once per task and reused by every row: with
+            // few rows the copy dominates (measured: a dense layer's column kernels run at 0.22 of
+            // their peak at 16 rows, 0.72 at 128, 0.91 at 336; ~48 rows' worth of work per copy).
+            if (c.stage_strided) intensity *= (double)rows / (rows + 48.0);
         } else {
             intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
             int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;

@@ -17,14 +17,23 @@ namespace diet {
 // CPU: each parallel task owns a panel of `panel_tiles` register tiles along the output's
 // innermost dimension; a register tile is `vectors` SIMD vectors wide and `rows` rows tall and
 // accumulates over the whole reduction, `k_unroll` steps unrolled.
+//
+// With `dot`, the kernel is vectorized along the reduction instead (dot products): a register
+// tile is `vectors` output columns (scalars) by `rows` rows, each accumulating a vector of
+// `vector_width` partial sums over consecutive reduction steps (an rfactor intermediate), reduced
+// across lanes once per tile. Every operand is read with dense vector loads along the reduction
+// and nothing is copied, so outputs with few rows or columns (a dense layer at T = 1, attention
+// scores at small T) keep whole vectors busy; only for a constant reduction extent that is a
+// multiple of the lanes, and operands contiguous along it.
 struct CpuKernel {
     int vector_width = 1;   // lanes per SIMD vector
-    int vectors = 1;        // SIMD vectors per register-tile row
+    int vectors = 1;        // SIMD vectors per register-tile row (dot: output columns per tile)
     int rows = 1;           // register-tile rows
     int panel_tiles = 1;    // register tiles per parallel task along the innermost dimension
     int k_unroll = 1;       // reduction steps unrolled (only when the reduction extent is a multiple)
     bool stage_strided = false;  // copy operands read across the vector dimension into a panel
-    int tile_cols() const { return vector_width * vectors; }
+    bool dot = false;       // vectorized along the reduction (above)
+    int tile_cols() const { return dot ? vectors : vector_width * vectors; }
 };
 
 // GPU: a block of threads_x * threads_y threads; each thread owns a reg_x * reg_y tile of
@@ -64,6 +73,8 @@ struct MatmulExtents {
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
 
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
+// Whether the space holds dot-product kernels for this contraction (CpuKernel::dot).
+bool dot_kernels_apply(const MatmulPattern &p, int lanes);
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim);
 
 // How many micro-kernel instances (CPU parallel tasks, GPU blocks) cover an output of these extents
