@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "dispatch/DecisionTree.h"
+#include "dispatch/Dispatch.h"
 #include "dispatch/Votes.h"
 
 #include <cmath>
@@ -571,4 +572,38 @@ TEST_CASE("votes, cap and tree together reproduce a capped 2-D vote map", "[disp
     CHECK(tree.leaf_count() == 3);
     CHECK(tree.labels_used() == std::set<size_t>{0, 1, 2});
     CHECK(predict(tree, {4096, 4096}) == 2);
+}
+
+// decide_dispatch's merge: near-ties over the family are merged, but a kernel that only a few
+// shapes need (several times faster there) is kept although the family's mean barely moves.
+TEST_CASE("the merge keeps a kernel that few shapes need but that is much faster there", "[dispatch]") {
+    DispatchProblem p;
+    MicroKernel small, large, tie;
+    small.cpu.dot = true;
+    small.cpu.vector_width = 16;
+    large.cpu.vector_width = 16;
+    large.cpu.vectors = 4;
+    tie.cpu.vector_width = 16;
+    tie.cpu.vectors = 3;
+    p.candidates = {small, large, tie};
+    for (int t = 1; t <= 128; t++) {
+        p.shapes.push_back(Shape{{"T", t}});
+        p.extents.push_back({64, 16 * t});
+        // small: 1.5x faster at T <= 2, 2x slower elsewhere; tie: 1% slower than large everywhere
+        // but 1% faster at T >= 100 (a near-tie the merge removes).
+        const double base = (double)t;
+        p.seconds.push_back({t <= 2 ? base / 1.5 : 2 * base, base, t >= 100 ? 0.99 * base : 1.01 * base});
+    }
+    p.merge_tolerance = 0.03;
+    const Dispatch d = decide_dispatch(p);
+    std::set<std::string> kernels;
+    for (const DispatchLeaf &l : d.leaves) kernels.insert(l.kernel.to_string());
+    CHECK(kernels.count(small.to_string()) == 1);  // 2 of 128 shapes, mean loss 0.8%: kept
+    CHECK(kernels.count(tie.to_string()) == 0);    // 1% everywhere: merged away
+    CHECK(d.leaves[d.leaf_for({64, 16})].kernel == small);
+    CHECK(d.leaves[d.leaf_for({64, 16 * 64})].kernel == large);
+
+    p.max_shape_slowdown = 10.0;  // without the per-shape bound, the mean decides: merged
+    const Dispatch merged = decide_dispatch(p);
+    CHECK(merged.leaves.size() == 1);
 }

@@ -48,9 +48,13 @@ public:
     // `intermediate`: the accumulation moved into an rfactor intermediate (an update on the
     // output): its loops are the compute loops, the output's own `+=` pass is a plain pass.
     // Halide names it <output>_intm, the output's "$6" suffix spelled "_6".
-    ComputeLoopCheck(const std::string &acc, bool intermediate)
+    // `any_intermediate`: every rfactor intermediate of acc, however nested (a dot-product
+    // kernel's <acc>_intm, or <output>_intm_intm when the update is on the output).
+    ComputeLoopCheck(const std::string &acc, bool intermediate, bool any_intermediate = false)
         : acc_(acc), pattern_("^" + std::regex_replace(acc, std::regex(R"([$])"), R"(\$)") +
-                              (intermediate ? R"(((\$|_)[0-9]+)?_intm(\$[0-9]+)?\.s1\.)" : R"((\$[0-9]+)?\.s1\.)")) {}
+                              (any_intermediate ? R"([^.]*_intm(\$[0-9]+)?\.s1\.)"
+                               : intermediate   ? R"(((\$|_)[0-9]+)?_intm(\$[0-9]+)?\.s1\.)"
+                                                : R"((\$[0-9]+)?\.s1\.)")) {}
     int loops = 0;
     std::vector<std::string> problems;
     std::string update_loops;  // every update loop seen, for the failure message
@@ -136,10 +140,14 @@ Buffer<> input_of(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
 // recognition, the lowered compute loops and the values at each T.
 // T in [1, 64]; the T tried go past the range.
 // Returns Diet's log.
+// `sizes`: K = 24, N = 40 by default: not multiples of any tile (and no dot-product kernel: 24
+// is not a multiple of the lanes). With `dot_leaves`, the dispatch must hold dot-product kernels
+// too, whose compute loops (in the rfactor intermediate) are checked like the others.
 std::string check_form(const std::string &label, const std::string &expected_host,
-                       const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100}) {
+                       const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100},
+                       const contraction_forms::Sizes &sizes = {}, const diet::Options &opts = {},
+                       bool dot_leaves = false) {
     INFO("form " << label);
-    const contraction_forms::Sizes sizes;  // K = 24, N = 40: not multiples of any tile
     // The reference is JIT-compiled unscheduled: Halide 14 refuses symbolic estimates there.
     Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
 
@@ -153,7 +161,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     diet_test::StderrCapture cap(false);
     std::string schedule;
     try {
-        schedule = diet::autoschedule(Pipeline(diet_form.out), target, 2, 0, diet::Options{}).schedule_source;
+        schedule = diet::autoschedule(Pipeline(diet_form.out), target, 2, 0, opts).schedule_source;
     } catch (const Halide::Error &e) {
         FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
     }
@@ -169,8 +177,17 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
     lowered.accept(&check);
     INFO("update loops:" << check.update_loops);
-    CHECK(check.loops > 0);
+    if (!dot_leaves) CHECK(check.loops > 0);
     for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    if (dot_leaves) {
+        CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+        // The dot leaves' compute loops: the rfactor intermediate's update (<acc>_intm). (All
+        // leaves may be dot-product kernels: then no column kernel's loops exist.)
+        ComputeLoopCheck dots(p.acc.substr(0, p.acc.find('$')), true, true);
+        lowered.accept(&dots);
+        CHECK(dots.loops > 0);
+        for (const std::string &problem : dots.problems) FAIL_CHECK(problem);
+    }
 
     for (int t : ts) {
         INFO("T = " << t);
@@ -196,6 +213,23 @@ TEST_CASE("dense forms: each spelling is recognized, correct, guard-free, withou
                             "epilogue_chain", "bias_relu_chain", "relu_sum_cast"}) {
         check_form(std::string("dense/") + how, "y");
     }
+}
+
+// K = 64 (a multiple of the lanes): dot-product kernels exist for the NT forms. With no model and
+// no measurement the heuristic dispatch gives them the small shapes (few rows: the column kernels'
+// panel copy is not amortized) and column kernels the large ones.
+TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic dispatch", "[forms][dot]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;
+    sizes.rows_per_t = 4;
+    diet::Options opts;
+    opts.base_model = "none";
+    for (const char *how : {"canonical", "update_on_output"}) {
+        const std::string log = check_form(std::string("dense/") + how, "y", {1, 2, 3, 5, 16, 37, 64, 100}, sizes,
+                                           opts, true);
+        CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));  // large T: column kernels
+    }
+    check_form("bmm_nt/canonical", "scores", {1, 2, 3, 7, 33, 64, 70}, sizes, opts, true);
 }
 
 TEST_CASE("operand layouts NN, NT, TN, TT", "[forms]") {

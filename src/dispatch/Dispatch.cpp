@@ -110,20 +110,40 @@ std::string describe_shapes(const std::vector<Shape> &shapes) {
     return o.str();
 }
 
+namespace {
+
+// The largest factor by which a shape's best time among `to` exceeds its best among `from`
+// (shapes no kernel of `from` runs are skipped; one that only `from` runs is infinitely slower).
+double worst_shape_slowdown(const CostTable &seconds, const std::vector<size_t> &from, const std::vector<size_t> &to) {
+    double worst = 1.0;
+    for (const auto &row : seconds) {
+        double a = INFINITY, b = INFINITY;
+        for (size_t k : from) a = std::min(a, row[k]);
+        for (size_t k : to) b = std::min(b, row[k]);
+        if (std::isfinite(a)) worst = std::max(worst, b / a);
+    }
+    return worst;
+}
+
+}  // namespace
+
 Dispatch decide_dispatch(const DispatchProblem &p) {
     internal_assert(!p.shapes.empty() && p.shapes.size() == p.extents.size() && p.seconds.size() == p.shapes.size());
     internal_assert(!p.candidates.empty());
     const std::vector<double> weights(p.shapes.size(), 1.0);
     std::vector<size_t> kept = cap_kernels(p.seconds, weights, std::max<size_t>(1, p.max_kernels));
     // Merge tolerance (a named heuristic): a kept kernel whose removal costs the family less than
-    // p.merge_tolerance (0.5% by default) in mean relative time is dropped too. Near-ties between kernels are within measurement
-    // noise and only fragment the dispatch into more specializations (code size, compile time).
+    // p.merge_tolerance (0.5% by default) in mean relative time is dropped too, unless some shape
+    // would slow down by more than p.max_shape_slowdown. Near-ties between kernels are within
+    // measurement noise and only fragment the dispatch into more specializations (code size,
+    // compile time).
     while (kept.size() > 1) {
         double base = relative_loss(p.seconds, weights, kept), best_loss = INFINITY;
         size_t drop = 0;
         for (size_t i = 0; i < kept.size(); i++) {
             std::vector<size_t> without = kept;
             without.erase(without.begin() + i);
+            if (worst_shape_slowdown(p.seconds, kept, without) > 1.0 + p.max_shape_slowdown) continue;
             double l = relative_loss(p.seconds, weights, without);
             if (l < best_loss) {
                 best_loss = l;

@@ -56,6 +56,10 @@ struct DispatchProblem {
     // A kept kernel whose removal costs the family less than this mean relative time is dropped
     // (see decide_dispatch); larger when the times are predictions only.
     double merge_tolerance = 0.005;
+    // ...and only when no single shape would run more than this much slower for it (a named
+    // heuristic): a family's mean hides its few small shapes (T = 1..5 of 1..128), where a kernel
+    // of their own can be several times faster.
+    double max_shape_slowdown = 0.10;
 };
 
 // Votes, cap, tree; the leaves' `covers` filled in, `note` left to the caller. The boxes of the
