@@ -565,7 +565,9 @@ TEST_CASE("a matmul inside a larger pipeline: prologue, micro-kernel, epilogue o
                          [](int w) { return std::vector<std::vector<int>>{{48, w}, {w}}; });
     CHECK(count_of(r.log, "candidate micro-kernels, heuristic picks") == 1);
     CHECK_THAT(r.log, Catch::Contains("heuristic picks"));
-    CHECK(count_of(r.log, "(computed per tile of output mm_epi") == 1);
+    // One host, mm_epi: a note per dispatch leaf, every one of them there.
+    CHECK(count_of(r.log, "(computed per tile of output mm_epi") >= 1);
+    CHECK(count_of(r.log, "(computed per tile of output ") == count_of(r.log, "(computed per tile of output mm_epi"));
 }
 
 TEST_CASE("a matmul whose epilogue is not an output gets the fallback, said once", "[apps]") {

@@ -58,8 +58,9 @@ struct DispatchProblem {
     double merge_tolerance = 0.005;
     // ...and only when no single shape would run more than this much slower for it (a named
     // heuristic): a family's mean hides its few small shapes (T = 1..5 of 1..128), where a kernel
-    // of their own can be several times faster.
-    double max_shape_slowdown = 0.10;
+    // of their own can be several times faster. Not lower: near-ties that alternate from shape to
+    // shape (wave and padding fractions) would fragment the dispatch into many compiled leaves.
+    double max_shape_slowdown = 0.25;
 };
 
 // Votes, cap, tree; the leaves' `covers` filled in, `note` left to the caller. The boxes of the

@@ -3,6 +3,8 @@
 // (search/TunerHistory.h) and the report (search/TunerReport.h).
 #include "search/Tuner.h"
 
+#include <optional>
+
 #include "cost/BaseModel.h"
 #include "dispatch/Dispatch.h"
 #include "features/Lowering.h"
@@ -105,17 +107,36 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // (CPU only: GPU kernels keep the heuristic's one kernel until measured.)
     const bool heuristic_only = opts.trials == 0 && opts.model_path.empty() && !base;
     if (heuristic_only && on_gpu) return result;
+    // The heuristic's per-shape ranking only changes the choice where the space mixes kernel kinds
+    // whose costs scale differently with the shape (dot-product and column kernels); elsewhere
+    // its one kernel stands, and nothing is bound (binding every voting shape costs time).
+    if (heuristic_only) {
+        bool mixed = false;
+        for (const KernelChoice &k : result.kernels) mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type));
+        if (!mixed) return result;
+    }
 
     // Bind every training shape now, while the estimates are still symbolic.
+    // Without trials, a pipeline that cannot be bound (an input without estimates) keeps the
+    // heuristic's kernel, with one warning: ranking is an improvement, not a requirement. (Tuning
+    // needs the bindings to measure, and says which input lacks estimates.)
     Pipeline whole = as_pipeline(outputs);
     std::vector<ShapeBinding> bindings;
-    for (const Shape &s : training) bindings.push_back(bind_shape(whole, s));
-    const std::vector<double> weights = training_weights(family, training);
-
-    // The shapes that vote in the dispatch: the whole family, or a spread of 512 for huge ones.
     const std::vector<Shape> vote_shapes = family.training_shapes(family.size() <= 4096 ? 4096 : 512, opts.seed);
     std::vector<ShapeBinding> vote_bindings;
-    for (const Shape &s : vote_shapes) vote_bindings.push_back(bind_shape(whole, s));
+    try {
+        for (const Shape &s : training) bindings.push_back(bind_shape(whole, s));
+        // The shapes that vote in the dispatch: the whole family, or a spread of 512 for huge ones.
+        for (const Shape &s : vote_shapes) vote_bindings.push_back(bind_shape(whole, s));
+    } catch (const Halide::Error &e) {
+        if (opts.trials > 0) throw;
+        std::string why = e.what();
+        while (!why.empty() && why.back() == '\n') why.pop_back();
+        std::cerr << "[diet] warning: the kernels are not ranked per shape (" << why
+                  << "); the heuristic's kernel serves every shape\n";
+        return result;
+    }
+    const std::vector<double> weights = training_weights(family, training);
 
     MeasureSetup setup = MeasureSetup::from_options(opts, target);
     setup.log_path = log_path;  // "" when the named file is not a Diet log
@@ -161,6 +182,31 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
             }
             SearchResult r = tuner.search({largest}, {1.0}, budget, opts.seed);
             std::fill(best.begin(), best.end(), r.best_kernel[0]);
+        }
+        if (heuristic_only) {
+            // The heuristic's per-shape scores also move with each shape's wave and padding
+            // fractions, and a dispatch built on those would fragment into many leaves (each one
+            // compiled, with its tile variants). Only the structural choice is taken: the
+            // heuristic's best column kernel and its best dot-product kernel over the family,
+            // each training shape voting for the one it scores higher.
+            const MatmulExtents all_shapes = matmul_extents(p, family, training);
+            std::optional<size_t> column, dot;
+            double column_score = -1, dot_score = -1;
+            for (size_t k = 0; k < space.size(); k++) {
+                const double sc = heuristic_score(space[k], all_shapes, workers);
+                double &best_score = space[k].cpu.dot ? dot_score : column_score;
+                if (sc > best_score * (1 + 1e-9)) {
+                    best_score = sc;
+                    (space[k].cpu.dot ? dot : column) = k;
+                }
+            }
+            for (size_t s = 0; s < training.size(); s++) {
+                if (!column || !dot) break;
+                best[s] = tuner.heuristic_throughput(*dot, ext.host_extents[s]) >
+                                  tuner.heuristic_throughput(*column, ext.host_extents[s])
+                              ? *dot
+                              : *column;
+            }
         }
 
         // Without a trained model (too few measurements) one kernel serves all shapes: among the
