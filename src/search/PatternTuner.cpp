@@ -88,28 +88,20 @@ SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const st
     Predict predict = [&](const std::vector<size_t> &ks) {
         auto t0 = Clock::now();
         std::vector<std::vector<double>> out;
-        if (can_predict()) {
-            // One batched prediction for every (kernel, shape) pair.
-            std::vector<size_t> kk;
-            std::vector<std::vector<int64_t>> ee;
-            std::vector<double> ff;
-            for (size_t k : ks) {
-                for (size_t s : shape_ids) {
-                    kk.push_back(k);
-                    ee.push_back(ext_.host_extents[s]);
-                    ff.push_back(flops_[s]);
-                }
+        // One batched prediction for every (kernel, shape) pair (the heuristic before any model).
+        std::vector<size_t> kk;
+        std::vector<std::vector<int64_t>> ee;
+        std::vector<double> ff;
+        for (size_t k : ks) {
+            for (size_t s : shape_ids) {
+                kk.push_back(k);
+                ee.push_back(ext_.host_extents[s]);
+                ff.push_back(flops_[s]);
             }
-            std::vector<double> all = predicted_throughputs(kk, ee, ff);
-            for (size_t i = 0; i < ks.size(); i++) {
-                out.emplace_back(all.begin() + i * shape_ids.size(), all.begin() + (i + 1) * shape_ids.size());
-            }
-        } else {
-            for (size_t k : ks) {
-                std::vector<double> row;
-                for (size_t s : shape_ids) row.push_back(predicted_throughput(k, s));
-                out.push_back(row);
-            }
+        }
+        std::vector<double> all = predicted_throughputs(kk, ee, ff);
+        for (size_t i = 0; i < ks.size(); i++) {
+            out.emplace_back(all.begin() + i * shape_ids.size(), all.begin() + (i + 1) * shape_ids.size());
         }
         model_seconds_ += seconds_since(t0);
         return out;

@@ -66,7 +66,8 @@ public:
     double predicted_throughput(size_t k, size_t s);
 
     // The model's throughput (FLOP/s) of kernel ks[i] at an output of extents[i] with flops[i] of
-    // work, for any shape (the dispatch asks at every shape of the family). Model trained only.
+    // work, for any shape (the dispatch asks at every shape of the family): this run's model, else
+    // the shipped one, else the analytic heuristic (in its own units).
     std::vector<double> predicted_throughputs(const std::vector<size_t> &ks,
                                               const std::vector<std::vector<int64_t>> &extents,
                                               const std::vector<double> &flops);

@@ -27,7 +27,6 @@ double seconds_since(Clock::time_point t) {
 }  // namespace
 
 double PatternTuner::predicted_throughput(size_t k, size_t s) {
-    if (!model_.trained() && !base_) return heuristic_throughput(k, ext_.host_extents[s]);
     return predicted_throughputs({k}, {ext_.host_extents[s]}, {flops_[s]})[0];
 }
 
@@ -42,7 +41,7 @@ double PatternTuner::heuristic_throughput(size_t k, const std::vector<int64_t> &
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,
                                                         const std::vector<std::vector<int64_t>> &extents,
                                                         const std::vector<double> &flops) {
-    internal_assert(can_predict());
+    // Before the model has data (nothing trained, no shipped model): the analytic heuristic.
     if (!model_.trained() && !base_) {
         std::vector<double> out;
         for (size_t i = 0; i < ks.size(); i++) out.push_back(heuristic_throughput(ks[i], extents[i]));

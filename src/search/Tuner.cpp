@@ -46,6 +46,39 @@ Pipeline as_pipeline(const std::vector<Function> &outputs) {
     return Pipeline(fs);
 }
 
+// No trials and no model: the heuristic's per-shape scores also move with each shape's wave and
+// padding fractions, and a dispatch built on them would fragment into many leaves (each compiled,
+// with its tile variants). Only the structural choice is taken: the heuristic's best column kernel
+// and its best dot-product kernel over the family (the same tie rule as choose_by_heuristic), each
+// training shape taking the one it scores higher. Without dot-product kernels: the column kernel.
+std::vector<size_t> heuristic_kind_per_shape(const std::vector<MicroKernel> &space, const MatmulExtents &ext,
+                                             int workers) {
+    std::optional<size_t> best_of[2];  // [column, dot]
+    double score[2] = {-1, -1};
+    for (size_t k = 0; k < space.size(); k++) {
+        const int kind = space[k].cpu.dot ? 1 : 0;
+        const double sc = heuristic_score(space[k], ext, workers);
+        if (sc > score[kind] * (1 + 1e-9)) {
+            score[kind] = sc;
+            best_of[kind] = k;
+        }
+    }
+    std::vector<size_t> best;
+    for (const std::vector<int64_t> &e : ext.host_extents) {
+        if (!best_of[0] || !best_of[1]) {
+            best.push_back(best_of[0] ? *best_of[0] : *best_of[1]);
+            continue;
+        }
+        MatmulExtents one;
+        one.host_extents = {e};
+        one.reduction_max = ext.reduction_max;
+        best.push_back(heuristic_score(space[*best_of[1]], one, workers) > heuristic_score(space[*best_of[0]], one, workers)
+                           ? *best_of[1]
+                           : *best_of[0]);
+    }
+    return best;
+}
+
 }  // namespace
 
 std::vector<double> training_weights(const ShapeFamily &family, const std::vector<Shape> &training) {
@@ -160,7 +193,9 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         std::vector<size_t> all(training.size());
         for (size_t s = 0; s < all.size(); s++) all[s] = s;
         std::vector<size_t> best(training.size(), 0);
-        if (opts.mode == "joint") {
+        if (heuristic_only) {
+            best = heuristic_kind_per_shape(space, ext, workers);
+        } else if (opts.mode == "joint") {
             SearchResult r = tuner.search(all, weights, budget, opts.seed);
             best = r.best_kernel;
         } else if (opts.mode == "per_shape") {
@@ -183,32 +218,6 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
             SearchResult r = tuner.search({largest}, {1.0}, budget, opts.seed);
             std::fill(best.begin(), best.end(), r.best_kernel[0]);
         }
-        if (heuristic_only) {
-            // The heuristic's per-shape scores also move with each shape's wave and padding
-            // fractions, and a dispatch built on those would fragment into many leaves (each one
-            // compiled, with its tile variants). Only the structural choice is taken: the
-            // heuristic's best column kernel and its best dot-product kernel over the family,
-            // each training shape voting for the one it scores higher.
-            const MatmulExtents all_shapes = matmul_extents(p, family, training);
-            std::optional<size_t> column, dot;
-            double column_score = -1, dot_score = -1;
-            for (size_t k = 0; k < space.size(); k++) {
-                const double sc = heuristic_score(space[k], all_shapes, workers);
-                double &best_score = space[k].cpu.dot ? dot_score : column_score;
-                if (sc > best_score * (1 + 1e-9)) {
-                    best_score = sc;
-                    (space[k].cpu.dot ? dot : column) = k;
-                }
-            }
-            for (size_t s = 0; s < training.size(); s++) {
-                if (!column || !dot) break;
-                best[s] = tuner.heuristic_throughput(*dot, ext.host_extents[s]) >
-                                  tuner.heuristic_throughput(*column, ext.host_extents[s])
-                              ? *dot
-                              : *column;
-            }
-        }
-
         // Without a trained model (too few measurements) one kernel serves all shapes: among the
         // per-shape winners, the one with the least weighted time relative to each shape's best
         // (measured where measured, else the heuristic's relative units, comparable across
