@@ -8,11 +8,14 @@
 
 #include "Halide.h"
 #include "analysis/FunctionDAG.h"
+#include "features/Features.h"
+#include "features/Lowering.h"
 #include "contraction_forms.h"
 #include "plugin/Diet.h"
 #include "space/HostCpu.h"
 
 #include <functional>
+#include <map>
 #include <regex>
 
 using namespace Halide;
@@ -302,4 +305,36 @@ TEST_CASE("two shape variables (tokens and batch), inline sum: correct, guard-fr
         d.T.set(t), ref.T.set(t), d.B.set(b), ref.B.set(b);
         CHECK(compare(dp.realize({40, t, b}, target), rp.realize({40, t, b}, target)) == "");
     }
+}
+
+// The thread-pool task grain is computed at run time from the output's extents (the reduction of
+// the context product is T: fitted on the training shapes as the output's rows): at T = 1 the
+// 192 heads of 64 multiply-adds each are one task, at T = 128 every head is a task of its own.
+TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;
+    sizes.heads = 192;
+    sizes.t_max = 128;
+    Form f = contraction_forms::make_form("bmm_nn/canonical", sizes, true);
+    // Bound before Diet makes the estimates constant (Halide 14's AOT metadata).
+    std::map<int, diet::ShapeBinding> bindings;
+    for (int t : {1, 128}) bindings[t] = diet::bind_shape(Pipeline(f.out), diet::Shape{{"T", t}});
+    diet::Options opts;
+    opts.base_model = "none";
+    diet_test::StderrCapture cap(false);
+    const std::string source = diet::autoschedule(Pipeline(f.out), diet::runnable_host_target(), 2, 0, opts).schedule_source;
+    cap.finish();
+    INFO(source);
+    CHECK(std::regex_search(source, std::regex(R"(\.split\([^;]*output_buffer\(\)\.dim\(1\)\.extent\(\))")));
+    std::map<int, double> tasks;
+    for (int t : {1, 128}) {
+        diet::LoweredProgram p = diet::lower_at_shape(Pipeline(f.out), Target("x86-64-linux-avx2-fma"), bindings[t]);
+        diet::ProgramFeatures pf = diet::extract_features(p);
+        for (const diet::FeatureRow &r : pf.rows) {
+            if (r.buffer.rfind("context", 0) == 0) tasks[t] = r.ansor_raw[diet::ansor_feature_index("parallel_prod")];
+        }
+    }
+    CHECK(tasks.count(1));
+    CHECK(tasks[1] <= 1);  // one task (a parallel loop of one iteration may be lowered away: 0)
+    CHECK(tasks[128] >= 192);
 }

@@ -19,6 +19,8 @@ using namespace diet;
 
 namespace {
 
+int64_t ceil_div_for_test(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 using DensePipeline = DenseFixture;
 
 }  // namespace
@@ -165,6 +167,52 @@ TEST_CASE("the DAG finds the matmul-like stage and its strided operand", "[analy
     for (const FuncNode &n : dag.nodes()) {
         CHECK(pl.get_func(n.pipeline_index).name() == n.name);
     }
+}
+
+// A reduction over T (attention times values) is the output's rows at every training shape; a
+// constant one is its constant; one that fits no extent gets the geometric mean (a heuristic).
+TEST_CASE("the reduction's size is fitted on the output's extents, and the task grain follows it", "[space]") {
+    ImageParam p(Float(32), 3, "p"), v(Float(32), 3, "v");
+    Param<int> T("T", 16, 1, 128);
+    Var d("d"), i("i"), b("b");
+    RDom r(0, p.dim(0).extent(), "r");
+    Func ctx("ctx");
+    ctx(d, i, b) = 0.f;
+    ctx(d, i, b) += p(r, i, b) * v(d, r, b);
+    p.dim(0).set_estimate(0, T).dim(1).set_estimate(0, T).dim(2).set_estimate(0, 192);
+    v.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, T).dim(2).set_estimate(0, 192);
+    ctx.set_estimates({{0, 64}, {0, T}, {0, 192}});
+    FunctionDAG dag({ctx.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &mp = dag.matmuls()[0];
+    const ShapeFamily fam = read_shape_family({ctx.function()}, Options{});
+    MatmulExtents e = matmul_extents(mp, fam, fam.training_shapes(8, 0));
+    REQUIRE(e.reduction_points.size() == e.host_extents.size());
+    const ReductionModel m = fit_reduction_model(mp, e);
+    CHECK(m.kernel_dim == 1);  // the rows (i)
+    CHECK(m.scale == 1);
+    CHECK(m.offset == 0);
+    for (size_t s = 0; s < e.host_extents.size(); s++) CHECK(m.at(e.host_extents[s]) == e.reduction_points[s]);
+
+    MatmulExtents constant = e, mixed = e;
+    for (int64_t &k : constant.reduction_points) k = 768;
+    CHECK(fit_reduction_model(mp, constant).kernel_dim == -1);
+    CHECK(fit_reduction_model(mp, constant).offset == 768);
+    mixed.reduction_points = std::vector<int64_t>(e.host_extents.size(), 4);
+    mixed.reduction_points[0] = 64;  // no line through every shape
+    const ReductionModel g = fit_reduction_model(mp, mixed);
+    CHECK(g.kernel_dim == -1);
+    CHECK(g.offset > 4);
+    CHECK(g.offset < 64);
+
+    // Task grain: one 64-wide panel per head; T = 1 is 64 multiply-adds a head: all 192 in one
+    // task. T = 128: 1M a head, one each.
+    CpuKernel k{16, 4, 1, 8, 1, false};
+    TileVariant t{64, 1};
+    t.vectors = 4;
+    CHECK(cpu_task_grain(t, k, {64, 1, 192}, 1) == 192);
+    CHECK(cpu_task_grain(t, k, {64, 128, 192}, 128) == 1);
+    CHECK(cpu_task_grain(t, k, {64, 8, 192}, 8) == ceil_div_for_test(kMinTaskFmas, 64 * 8 * 8));
 }
 
 TEST_CASE("an inline sum() with permuted arguments is still a matmul", "[analysis]") {

@@ -394,6 +394,10 @@ void FunctionDAG::classify_matmuls() {
                 const std::string &rv = p.reduction[0].name;
                 Expr rest = simplify(c->args[0] - Variable::make(c->args[0].type(), rv));
                 o.unit_stride_reduction = expr_uses_var(c->args[0], rv) && !expr_uses_var(rest, rv);
+                for (size_t a = 0; a < c->args.size() && o.reduction_arg < 0; a++) {
+                    const Expr free = simplify(c->args[a] - Variable::make(c->args[a].type(), rv));
+                    if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
+                }
             }
             bool seen = false;
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;

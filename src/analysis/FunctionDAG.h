@@ -42,6 +42,8 @@ struct ContractionOperand {
     // Its innermost argument is the (single) reduction variable plus terms free of it: a vector
     // of consecutive reduction steps is one dense load (what the dot-product kernel reads).
     bool unit_stride_reduction = false;
+    // The argument that is the (single) reduction variable plus terms free of it; -1: none.
+    int reduction_arg = -1;
 };
 
 // A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);

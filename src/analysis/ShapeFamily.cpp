@@ -162,7 +162,31 @@ public:
         return it == shape.end() ? op : make_const(op->type, it->second);
     }
 };
+
+// `buf.extent.d` / `buf.min.d` of an input buffer parameter -> the user's estimate of it.
+class BindInputEstimates : public IRMutator {
+public:
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (!op->param.defined() || !op->param.is_buffer()) return op;
+        for (const std::string field : {".extent.", ".min."}) {
+            const std::string prefix = op->param.name() + field;
+            if (op->name.rfind(prefix, 0) != 0) continue;
+            const int dim = std::atoi(op->name.c_str() + prefix.size());
+            if (dim < 0 || dim >= op->param.dimensions()) return op;
+            auto [min, extent] = original_estimate(op->param, dim);
+            const Expr e = field == std::string(".min.") ? min : extent;
+            return e.defined() ? cast(op->type, e) : Expr(op);
+        }
+        return op;
+    }
+};
+
 }  // namespace
+
+std::optional<int64_t> ShapeFamily::evaluate_pipeline_expr(const Expr &e, const Shape &s) {
+    return constant_value(bind(BindInputEstimates().mutate(e), s));
+}
 
 Expr ShapeFamily::bind(const Expr &e, const Shape &s) {
     return BindShape(s).mutate(e);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ public:
     // (not simplified).
     static Halide::Expr bind(const Halide::Expr &e, const Shape &s);
     static std::string to_string(const Shape &s);
+    // An Expr of the pipeline (an RDom's extent: a Param, an input buffer's `dim(d).extent()`) at a
+    // shape: input buffers' extents and mins by the estimates the user wrote (original_estimate),
+    // then the shape variables. Empty when it depends on anything else.
+    static std::optional<int64_t> evaluate_pipeline_expr(const Halide::Expr &e, const Shape &s);
 };
 
 // Reads the family and validates every estimate; user_error on anything malformed.

@@ -100,8 +100,9 @@ struct ProgramFeatures {
 
 struct FeatureOptions {
     // Shape-generic variant, for the micro-kernel term f_MK of the cost model: features of one
-    // GPU thread block or one CPU parallel task. GPU block loops, CPU parallel loops, loops that
-    // enclose them and loops whose extent depends on the shape (loops over tiles) are not
+    // GPU thread block or one CPU register tile. GPU block loops, CPU parallel loops, loops that
+    // enclose them and loops whose extent depends on the shape (loops over tiles; on the CPU also
+    // the panel of tiles a task covers, which follows the run-time task grain) are not
     // iterated: their variables are fixed at their first iteration, and they are left out of
     // products, extents and loop counts. For a micro-kernel whose tiles have constant sizes the
     // vector is then the same at every shape that selects the same tile variant.

@@ -12,8 +12,7 @@ namespace diet {
 nlohmann::json ContractionSummary::to_json() const {
     return {{"operands", operands},   {"strided_operands", strided_operands}, {"computed_operands", computed_operands},
             {"type_bits", type_bits}, {"is_float", is_float},                 {"update_on_output", update_on_output},
-            {"epilogue", epilogue},   {"reduction_vars", reduction_vars},     {"host_dims", host_dims},
-            {"schedule_reduction", schedule_reduction}};
+            {"epilogue", epilogue},   {"reduction_vars", reduction_vars},     {"host_dims", host_dims}};
 }
 
 ContractionSummary ContractionSummary::from_json(const nlohmann::json &j) {
@@ -28,7 +27,6 @@ ContractionSummary ContractionSummary::from_json(const nlohmann::json &j) {
         c.epilogue = j.at("epilogue").get<int>();
         c.reduction_vars = j.at("reduction_vars").get<int>();
         c.host_dims = j.at("host_dims").get<int>();
-        c.schedule_reduction = j.value("schedule_reduction", (int64_t)0);
     } catch (const nlohmann::json::exception &e) {
         user_error << "Diet: malformed contraction summary " << j.dump() << ": " << e.what() << "\n";
     }
@@ -48,7 +46,6 @@ ContractionSummary summarize(const MatmulPattern &p) {
     c.epilogue = (int)p.epilogue.size();
     c.reduction_vars = (int)p.reduction.size();
     c.host_dims = (int)p.acc_arg_of_host_dim.size();
-    c.schedule_reduction = schedule_reduction_estimate(p);
     return c;
 }
 
@@ -123,7 +120,8 @@ Named evaluate(const KernelAtShape &in) {
     const double tile_working_set = (double)(t.cols + t.rows) * K * bytes;
     // Panels, and the thread-pool tasks the schedule groups them into (the task grain).
     const int64_t panels = kernel_instances(in.kernel, in.extents);
-    const int grain = cpu_task_grain(t, k, c.schedule_reduction > 0 ? c.schedule_reduction : K);
+    // The schedule computes its grain at run time from these extents (schedule/TaskGrain.h).
+    const int64_t grain = cpu_task_grain(t, k, in.extents, K);
     const int64_t tasks = ceil_div(panels, grain);
     const double waves = (double)ceil_div(tasks, m.cores);
     const double wave_efficiency = (double)tasks / (waves * m.cores);

@@ -38,7 +38,6 @@ struct ContractionSummary {
     int epilogue = 0;          // pure Funcs between the accumulator and the output
     int reduction_vars = 1;
     int host_dims = 2;
-    int64_t schedule_reduction = 0;  // the reduction extent the schedule's task grain assumes (0: the shape's)
     nlohmann::json to_json() const;
     static ContractionSummary from_json(const nlohmann::json &j);  // user_error when malformed
 };

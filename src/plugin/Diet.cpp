@@ -145,6 +145,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         std::cerr << "[diet] " << p.acc << ": " << space.size() << " candidate micro-kernels, heuristic picks "
                   << best.to_string() << "\n";
         kernels.push_back({p, best});
+        kernels.back().reduction = fit_reduction_model(p, ext);
     }
 
     // Tuning, or (no trials) the decisions a tuning run left in the log, or a saved model's choice.

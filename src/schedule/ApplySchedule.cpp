@@ -2,6 +2,7 @@
 #include "common/Errors.h"
 #include "schedule/ApplyGroups.h"
 #include "schedule/GpuTiling.h"
+#include "schedule/TaskGrain.h"
 
 #include <algorithm>
 #include <map>
@@ -51,8 +52,9 @@ private:
     bool gpu_;
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
-    int64_t reduction_estimate_ = 64;  // the current contraction's reduction extent (64 when symbolic)
+    ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
+    std::vector<SizeExpr> kernel_extents_;   // the output's run-time extents, in kernel order
     std::vector<std::string> notes_;
 
     FuncRef &ref(const std::string &name) {
@@ -110,10 +112,10 @@ private:
 
     // A pass over a batched output (its init, or `out += wrapper` of an update on the output):
     // the innermost loop vectorized (guarded tail), the outermost batch loop parallel in groups
-    // of 4 slices (a slice of a small shape is too little work for one thread-pool task).
-    void batched_output_pass(StageRef &st, const StageNode &s, int lanes) {
+    // of `slices_per_task` slices (a slice of a small shape is too little work for one task).
+    void batched_output_pass(StageRef &st, const StageNode &s, int lanes, const SizeExpr &slices_per_task) {
         const std::string inner = s.loops.front().name, outer = s.loops.back().name;
-        w_.split(st, outer, outer + "_o", outer + "_i", 4, TailStrategy::GuardWithIf);
+        w_.split(st, outer, outer + "_o", outer + "_i", slices_per_task, TailStrategy::GuardWithIf);
         w_.parallel(st, outer + "_o");
         if (lanes > 1) {
             w_.split(st, inner, inner + "_vo", inner + "_vi", lanes, TailStrategy::GuardWithIf);
@@ -190,7 +192,9 @@ private:
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
         kernel_dims_ = p.kernel_dims();
-        reduction_estimate_ = schedule_reduction_estimate(p);
+        reduction_ = kc.reduction;
+        kernel_extents_.clear();
+        for (int d : kernel_dims_) kernel_extents_.push_back(w_.output_extent(out, d));
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
         if (p.update_on_output) {
             StageRef upd = w_.stage(out, 1, host_stages[1]);
@@ -199,7 +203,8 @@ private:
             // Batched on the CPU: the wrapper is computed per slice of the outermost batch
             // dimension, inside the output's parallel update loop (its tiles serial there): a
             // slice stays in cache and no output-sized buffer is allocated (and page-faulted) per
-            // call. Otherwise at root.
+            // call. Otherwise at root. (Per task, or stored per task, the guarded last task's
+            // region reaches past the inputs.)
             const std::vector<std::string> out_args = out.func.function().args();
             serial_tasks_ = !gpu_ && out_args.size() > 2;
             if (serial_tasks_) w_.compute_at(host, out, out_args.back() + "_i", false);
@@ -207,10 +212,16 @@ private:
             acc_stages = stages_of(acc.func.function());
             host_stages = stages_of(host.func.function());
             const std::vector<StageNode> out_stages = stages_of(out.func.function());
+            std::vector<SizeExpr> slice_extents;
+            for (size_t d = 0; d + 1 < out_args.size(); d++) slice_extents.push_back(w_.output_extent(out, (int)d));
+            const SizeExpr slices_per_task =
+                serial_tasks_ ? slices_per_task_expr(slice_extents, reduction_points_expr(kernel_extents_, reduction_),
+                                                     w_.output_extent(out, (int)out_args.size() - 1))
+                              : size_constant(1);
             for (const StageNode &sn : out_stages) {
                 StageRef st = w_.stage(out, sn.index, sn);
                 if (gpu_) default_gpu_stage(st, sn);
-                else if (serial_tasks_) batched_output_pass(st, sn, lanes_of(dag_.node(p.host)));
+                else if (serial_tasks_) batched_output_pass(st, sn, lanes_of(dag_.node(p.host)), slices_per_task);
                 else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
             }
         }
@@ -339,9 +350,24 @@ private:
     // clamps once per element, the reduction loop loads dense vectors (a convolution's window).
     void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task, int lanes,
                         bool strided) {
+        // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both
+        // operands (a product of a matrix with itself) is staged once, for its first role; the
+        // reduction-major copy only for a Func read in that role alone.
+        std::set<std::string> wrapped;
         for (const ContractionOperand &o : p.operands) {
-            const bool panel = strided && o.strided_along_vector();
+            const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
+                                              [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
+            if (wrapped.count(o.func)) continue;
+            if (broadcast_across_reduction(o) && !shared) {
+                wrapped.insert(o.func);
+                copy_reduction_major(o, acc, lanes);
+                continue;
+            }
+            // Staging kernels copy the operands read across the vectors, and those read along
+            // them in rows a page apart (page_strided_rows in space/MicroKernel.cpp).
+            const bool panel = strided && (o.strided_along_vector() || (o.vector_arg == 0 && o.reduction_arg > 0));
             if (!panel && !o.computed) continue;
+            wrapped.insert(o.func);
             FuncRef s = w_.wrapper(ref(o.func), acc);
             w_.compute_at(s, host, task, false);
             if (!o.strided_along_vector()) {
@@ -365,6 +391,28 @@ private:
         }
     }
 
+    // The broadcast operand (read one scalar per row of the register tile) stored with another
+    // dimension innermost than the reduction (a transposed A, `a(m, k)`): each reduction step of a
+    // tile touches a new cache line (and page) for a few scalars, and the tile's rows reuse it only
+    // from L2. Such an operand is copied once per call into reduction-major storage (the layout
+    // the kernel streams in the canonical form), as BLAS packs A; the copy is M x K moves against
+    // M x N x K multiply-adds.
+    static bool broadcast_across_reduction(const ContractionOperand &o) {
+        return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0;
+    }
+
+    void copy_reduction_major(const ContractionOperand &o, FuncRef &acc, int lanes) {
+        FuncRef s = w_.wrapper(ref(o.func), acc);
+        w_.compute_root(s);
+        const std::vector<Var> args = s.func.args();
+        std::vector<std::string> order = {args[o.reduction_arg].name()};
+        for (int a = 0; a < (int)args.size(); a++) {
+            if (a != o.reduction_arg) order.push_back(args[a].name());
+        }
+        w_.reorder_storage(s, order);
+        if (lanes > 1) transpose_in_blocks(s, args[0].name(), args[o.reduction_arg].name(), lanes);
+    }
+
     // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
     // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
     // dense loads and shuffles rather than one scalar load per element.
@@ -377,7 +425,6 @@ private:
         w_.vectorize(st, dst_inner + "_i");
     }
 
-    int task_grain(const TileVariant &t, const CpuKernel &k) const { return cpu_task_grain(t, k, reduction_estimate_); }
 
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
                        const std::string &task) {
@@ -391,7 +438,8 @@ private:
         // would otherwise spend more time in the thread pool than computing. The guard this
         // split adds is around whole tiles, never inside the compute loops.
         const std::string fused = fuse_outer(hs, "n_t", nm.batch, task);
-        w_.split(hs, fused, fused + "_o", fused + "_i", serial_tasks_ ? 1 : task_grain(t, k), TailStrategy::GuardWithIf);
+        const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(kernel_extents_, t, k, reduction_);
+        w_.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
         if (!serial_tasks_) w_.parallel(hs, fused + "_o");
         if (t.vectors > 0) {
             w_.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);

@@ -27,6 +27,8 @@ struct KernelChoice {
     // all specializations or for none).
     Dispatch dispatch;
     std::string chosen_by = "the register-tile intensity heuristic";  // for the emitted comment
+    // The reduction's size in terms of the output's extents, for the run-time task grain (CPU).
+    ReductionModel reduction;
 };
 
 // Returns one human-readable line per decision (placement and micro-kernel of each Func). Every

@@ -134,6 +134,11 @@ Condition ScheduleWriter::extent_at_most(const FuncRef &output, int dim, int64_t
     return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() <= " + std::to_string(value)};
 }
 
+SizeExpr ScheduleWriter::output_extent(const FuncRef &output, int dim) {
+    return {output.func.output_buffer().dim(dim).extent(),
+            output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent()"};
+}
+
 void ScheduleWriter::comment(const std::string &text) {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) statements_.push_back("// " + line);
@@ -190,6 +195,17 @@ void ScheduleWriter::split(StageRef &s, const std::string &old, const std::strin
     s.stage.split(handle(s, old), handle(s, outer), handle(s, inner), factor, tail);
     emit(s.ident + ".split(" + var(s, old) + ", " + var(s, outer) + ", " + var(s, inner) + ", " +
          std::to_string(factor) + ", " + tail_name(tail) + ");");
+}
+
+void ScheduleWriter::split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
+                           const SizeExpr &factor, TailStrategy tail) {
+    if (s.rvars.count(old)) {
+        s.rvars.insert(outer);
+        s.rvars.insert(inner);
+    }
+    s.stage.split(handle(s, old), handle(s, outer), handle(s, inner), factor.expr, tail);
+    emit(s.ident + ".split(" + var(s, old) + ", " + var(s, outer) + ", " + var(s, inner) + ", " + factor.text + ", " +
+         tail_name(tail) + ");");
 }
 
 void ScheduleWriter::fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused) {

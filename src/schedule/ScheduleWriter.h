@@ -5,6 +5,7 @@
 
 #include "Halide.h"
 #include "analysis/FunctionDAG.h"
+#include "schedule/SizeExpr.h"
 
 #include <map>
 #include <set>
@@ -48,6 +49,8 @@ public:
     Condition extent_at_least(const FuncRef &output, int dim, int64_t value);
     Condition extent_at_most(const FuncRef &output, int dim, int64_t value);
     Condition all_of(const std::vector<Condition> &cs);
+    // An output Func's extent along `dim` at run time.
+    SizeExpr output_extent(const FuncRef &output, int dim);
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);
@@ -56,6 +59,9 @@ public:
 
     void split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner, int factor,
                Halide::TailStrategy tail);
+    // A split whose factor is computed at run time (Halide evaluates it once, before the loops).
+    void split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
+               const SizeExpr &factor, Halide::TailStrategy tail);
     void fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused);
     void reorder(StageRef &s, const std::vector<std::string> &innermost_first);
     void vectorize(StageRef &s, const std::string &v);

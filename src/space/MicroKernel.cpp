@@ -10,6 +10,10 @@ namespace diet {
 
 using namespace Halide;
 
+namespace {
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
 std::string MicroKernel::to_string() const {
     std::ostringstream o;
     if (gpu) {
@@ -96,6 +100,18 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         for (int d : p.kernel_dims()) ext.push_back(ShapeFamily::evaluate(host->extent[d], s));
         e.host_extents.push_back(ext);
     }
+    for (const Shape &s : shapes) {
+        int64_t points = 1;
+        for (const LoopVar &l : p.reduction) {
+            const std::optional<int64_t> x = ShapeFamily::evaluate_pipeline_expr(l.extent, s);
+            points = x && points > 0 ? points * *x : 0;
+        }
+        if (points <= 0) {
+            e.reduction_points.clear();
+            break;
+        }
+        e.reduction_points.push_back(points);
+    }
     if (p.reduction_extent) {
         e.reduction_max = *p.reduction_extent;
     } else {
@@ -125,6 +141,20 @@ std::vector<int> k_unrolls(const MatmulPattern &p) {
 bool any_strided(const MatmulPattern &p) {
     return std::any_of(p.operands.begin(), p.operands.end(),
                        [](const ContractionOperand &o) { return o.strided_along_vector(); });
+}
+
+// An operand contiguous along the vectors whose reduction steps lie a page (4 KiB) or more apart
+// at every training shape (NN's B, b(n, k) with N = 2304): each step of a tile loads from another
+// page, which defeats the hardware prefetchers and the TLB. Staged like the strided ones, its
+// task's panel is one dense block (BLAS packs B for the same reason).
+bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e) {
+    constexpr int64_t kPageBytes = 4096;
+    int64_t min_cols = INT64_MAX;
+    for (const auto &ext : e.host_extents) min_cols = std::min(min_cols, ext.empty() ? 1 : ext[0]);
+    if (e.host_extents.empty() || min_cols * p.type.bytes() < kPageBytes) return false;
+    return std::any_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
+        return o.vector_arg == 0 && o.reduction_arg > 0 && !o.computed;
+    });
 }
 
 std::vector<int> distinct_desc(std::vector<int> v) {
@@ -197,10 +227,47 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k) {
     return v;
 }
 
-int cpu_task_grain(const TileVariant &t, const CpuKernel &k, int64_t reduction_estimate) {
-    constexpr int64_t kMinTaskWork = 8192;
-    const int64_t work = (int64_t)t.cols * t.rows * k.panel_tiles * reduction_estimate;
-    return (int)std::clamp<int64_t>((kMinTaskWork + work - 1) / std::max<int64_t>(work, 1), 1, 16);
+int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vector<int64_t> &kernel_extents,
+                       int64_t reduction_points) {
+    const int64_t cols = kernel_extents.empty() ? 1 : kernel_extents[0];
+    const int64_t rows = kernel_extents.size() > 1 ? kernel_extents[1] : 1;
+    int64_t iterations = ceil_div(ceil_div(cols, t.cols), k.panel_tiles);
+    for (size_t d = 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
+    const int64_t work = rows * std::min<int64_t>((int64_t)t.cols * k.panel_tiles, cols) * std::max<int64_t>(1, reduction_points);
+    return std::clamp<int64_t>(ceil_div(kMinTaskFmas, std::max<int64_t>(work, 1)), 1, std::max<int64_t>(iterations, 1));
+}
+
+int64_t ReductionModel::at(const std::vector<int64_t> &kernel_extents) const {
+    if (kernel_dim < 0 || kernel_dim >= (int)kernel_extents.size()) return offset;
+    return scale * kernel_extents[kernel_dim] + offset;
+}
+
+ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e) {
+    ReductionModel m;
+    m.offset = schedule_reduction_estimate(p);
+    const std::vector<int64_t> &K = e.reduction_points;
+    if (K.empty() || K.size() != e.host_extents.size()) return m;
+    if (std::all_of(K.begin(), K.end(), [&](int64_t k) { return k == K[0]; })) {
+        m.offset = K[0];
+        return m;
+    }
+    const size_t dims = e.host_extents[0].size();
+    for (size_t d = 0; d < dims; d++) {
+        // Two shapes with different extents give the line; every shape must lie on it.
+        size_t j = 1;
+        while (j < K.size() && e.host_extents[j][d] == e.host_extents[0][d]) j++;
+        if (j == K.size()) continue;
+        const int64_t dk = K[j] - K[0], dx = e.host_extents[j][d] - e.host_extents[0][d];
+        if (dk % dx != 0 || dk / dx <= 0) continue;
+        ReductionModel c{(int)d, dk / dx, K[0] - dk / dx * e.host_extents[0][d]};
+        bool exact = true;
+        for (size_t i = 0; i < K.size(); i++) exact &= c.at(e.host_extents[i]) == K[i];
+        if (exact) return c;
+    }
+    double log_sum = 0;
+    for (int64_t k : K) log_sum += std::log((double)std::max<int64_t>(k, 1));
+    m.offset = std::max<int64_t>(1, std::llround(std::exp(log_sum / K.size())));
+    return m;
 }
 
 int64_t schedule_reduction_estimate(const MatmulPattern &p) {
@@ -230,7 +297,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
                 for (int ku : k_unrolls(p)) {
                     MicroKernel k;
-                    k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p)};
+                    k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
                     out.push_back(k);
                 }
             }

@@ -65,10 +65,25 @@ nlohmann::json kernel_to_json(const MicroKernel &k);
 MicroKernel kernel_from_json(const nlohmann::json &j);
 
 // What the space needs to know about one matmul-like stage over the training shapes.
+// The reduction's points (product of its extents) as a function of the host's extents, for what
+// the schedule computes at run time (the task grain): points = scale * extent[kernel_dim] + offset,
+// exact on every training shape (bmm_nn's reduction over T is its rows). kernel_dim < 0: the
+// constant `offset` (a constant reduction; or, when no host extent fits, the geometric mean over
+// the training shapes, a heuristic).
+struct ReductionModel {
+    int kernel_dim = -1;  // in the kernel's order (MatmulPattern::kernel_dims)
+    int64_t scale = 0, offset = 64;
+    int64_t at(const std::vector<int64_t> &kernel_extents) const;
+};
+
 struct MatmulExtents {
     std::vector<std::vector<int64_t>> host_extents;  // per training shape, per host dimension
     int64_t reduction_max = 1;                        // largest reduction extent over the family
+    std::vector<int64_t> reduction_points;            // per training shape (empty: not evaluable)
 };
+// Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
+// symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
+ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
 
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
 
@@ -103,12 +118,18 @@ struct TileVariant {
     bool lanes = false;                // GPU staged only: threads_x is a loop over warp lanes
 };
 std::vector<TileVariant> tile_variants(const MicroKernel &k);
-// The task grain heuristic of the CPU schedule: register-tile panels per thread-pool task, enough
-// for ~8K multiply-adds (the reduction extent when constant, else 64 per reduction variable:
-// `reduction_estimate`), at most 16. Tiny tiles would otherwise spend more time in the thread
-// pool than computing.
-int cpu_task_grain(const TileVariant &t, const CpuKernel &k, int64_t reduction_estimate);
-// The reduction extent that heuristic assumes for a contraction.
+// The task grain heuristic of the CPU schedule: the iterations of the parallel loop (a panel of
+// panel_tiles tiles along the vectors, over every row, at one batch index) grouped into one
+// thread-pool task, enough for kMinTaskFmas multiply-adds, at most every iteration. Computed at run
+// time from the output's extents (schedule/TaskGrain.h); this is the same rule on known extents
+// (in the kernel's order). Below it, a task spends more time in the thread pool's lock than
+// computing: 192 heads of a T = 1 batch_matmul took 7x longer on 2 threads than on 1. 128K
+// multiply-adds (a few microseconds) measured best among 8K..2M on batch_matmul at T = 5..128
+// (2-core AVX-512 host); a heuristic, independent of the core count.
+constexpr int64_t kMinTaskFmas = 131072;
+int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vector<int64_t> &kernel_extents,
+                       int64_t reduction_points);
+// The reduction extent assumed where nothing better is known: constant extents, 64 per symbolic one.
 int64_t schedule_reduction_estimate(const MatmulPattern &p);
 
 // The first variant that fits an output of extents cols x rows.
