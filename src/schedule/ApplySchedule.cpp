@@ -2,6 +2,7 @@
 #include "common/Errors.h"
 #include "schedule/ApplyGroups.h"
 #include "schedule/GpuTiling.h"
+#include "schedule/OperandStaging.h"
 #include "schedule/TaskGrain.h"
 
 #include <algorithm>
@@ -253,7 +254,10 @@ private:
             // refuses a wrapper of a Func that no definition of acc calls).
             const bool column_leaf = std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                                  [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
-            if (column_leaf) stage_operands(p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
+            if (column_leaf) {
+                const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+                stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
+            }
         } else {
             // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
             w_.compute_at(acc, host, first.cuda.staged() ? "n_b" : "n_t", false);
@@ -342,89 +346,6 @@ private:
             }
         }
     }
-
-    // Operands read across the vector dimension (with `strided`: the kernel stages them) are
-    // copied, per parallel task, into a panel whose innermost storage dimension is the vector one,
-    // so the compute loop loads vectors. Operands read through a computed Func (a boundary
-    // condition) are copied per task whatever the kernel: the copy evaluates the select and the
-    // clamps once per element, the reduction loop loads dense vectors (a convolution's window).
-    void stage_operands(const MatmulPattern &p, FuncRef &acc, FuncRef &host, const std::string &task, int lanes,
-                        bool strided) {
-        // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both
-        // operands (a product of a matrix with itself) is staged once, for its first role; the
-        // reduction-major copy only for a Func read in that role alone.
-        std::set<std::string> wrapped;
-        for (const ContractionOperand &o : p.operands) {
-            const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
-                                              [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
-            if (wrapped.count(o.func)) continue;
-            if (broadcast_across_reduction(o) && !shared) {
-                wrapped.insert(o.func);
-                copy_reduction_major(o, acc, lanes);
-                continue;
-            }
-            // Staging kernels copy the operands read across the vectors, and those read along
-            // them in rows a page apart (page_strided_rows in space/MicroKernel.cpp).
-            const bool panel = strided && (o.strided_along_vector() || (o.vector_arg == 0 && o.reduction_arg > 0));
-            if (!panel && !o.computed) continue;
-            wrapped.insert(o.func);
-            FuncRef s = w_.wrapper(ref(o.func), acc);
-            w_.compute_at(s, host, task, false);
-            if (!o.strided_along_vector()) {
-                std::vector<Var> args = s.func.args();
-                StageRef st = w_.stage(s, 0, StageNode{});
-                if (!args.empty() && lanes > 1 && o.vector_arg == 0) {
-                    w_.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes,
-                             TailStrategy::GuardWithIf);
-                    w_.vectorize(st, args[0].name() + "_vi");
-                }
-                continue;
-            }
-            std::vector<std::string> order;
-            std::vector<Var> args = s.func.args();
-            order.push_back(args[o.vector_arg].name());
-            for (int a = 0; a < (int)args.size(); a++) {
-                if (a != o.vector_arg) order.push_back(args[a].name());
-            }
-            w_.reorder_storage(s, order);
-            if (o.vector_arg > 0 && lanes > 1) transpose_in_blocks(s, args[0].name(), args[o.vector_arg].name(), lanes);
-        }
-    }
-
-    // The broadcast operand (read one scalar per row of the register tile) stored with another
-    // dimension innermost than the reduction (a transposed A, `a(m, k)`): each reduction step of a
-    // tile touches a new cache line (and page) for a few scalars, and the tile's rows reuse it only
-    // from L2. Such an operand is copied once per call into reduction-major storage (the layout
-    // the kernel streams in the canonical form), as BLAS packs A; the copy is M x K moves against
-    // M x N x K multiply-adds.
-    static bool broadcast_across_reduction(const ContractionOperand &o) {
-        return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0;
-    }
-
-    void copy_reduction_major(const ContractionOperand &o, FuncRef &acc, int lanes) {
-        FuncRef s = w_.wrapper(ref(o.func), acc);
-        w_.compute_root(s);
-        const std::vector<Var> args = s.func.args();
-        std::vector<std::string> order = {args[o.reduction_arg].name()};
-        for (int a = 0; a < (int)args.size(); a++) {
-            if (a != o.reduction_arg) order.push_back(args[a].name());
-        }
-        w_.reorder_storage(s, order);
-        if (lanes > 1) transpose_in_blocks(s, args[0].name(), args[o.reduction_arg].name(), lanes);
-    }
-
-    // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
-    // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
-    // dense loads and shuffles rather than one scalar load per element.
-    void transpose_in_blocks(FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes) {
-        StageRef st = w_.stage(s, 0, StageNode{});
-        w_.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
-        w_.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
-        w_.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
-        w_.vectorize(st, src_inner + "_i");
-        w_.vectorize(st, dst_inner + "_i");
-    }
-
 
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
                        const std::string &task) {

@@ -1,0 +1,99 @@
+#include "schedule/OperandStaging.h"
+
+#include <algorithm>
+#include <set>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = ScheduleWriter::FuncRef;
+using StageRef = ScheduleWriter::StageRef;
+
+namespace {
+
+// The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
+// `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
+// dense loads and shuffles rather than one scalar load per element.
+void transpose_in_blocks(ScheduleWriter &w, FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes) {
+    StageRef st = w.stage(s, 0, StageNode{});
+    w.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
+    w.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
+    w.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
+    w.vectorize(st, src_inner + "_i");
+    w.vectorize(st, dst_inner + "_i");
+}
+
+// The broadcast operand (read one scalar per row of the register tile) stored with another
+// dimension innermost than the reduction (a transposed A, `a(m, k)`): each reduction step of a
+// tile touches a new cache line (and page) for a few scalars, and the tile's rows reuse it only
+// from L2. Such an operand is copied once per call into reduction-major storage (the layout
+// the kernel streams in the canonical form), as BLAS packs A; the copy is M x K moves against
+// M x N x K multiply-adds.
+bool broadcast_across_reduction(const ContractionOperand &o) {
+    return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0;
+}
+
+void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, const ContractionOperand &o, FuncRef &acc,
+                          int lanes) {
+    FuncRef s = w.wrapper(ref(o.func), acc);
+    w.compute_root(s);
+    const std::vector<Var> args = s.func.args();
+    std::vector<std::string> order = {args[o.reduction_arg].name()};
+    for (int a = 0; a < (int)args.size(); a++) {
+        if (a != o.reduction_arg) order.push_back(args[a].name());
+    }
+    w.reorder_storage(s, order);
+    if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
+}
+
+}  // namespace
+
+// Operands read across the vector dimension (with `strided`: the kernel stages them) are
+// copied, per parallel task, into a panel whose innermost storage dimension is the vector one,
+// so the compute loop loads vectors. Operands read through a computed Func (a boundary
+// condition) are copied per task whatever the kernel: the copy evaluates the select and the
+// clamps once per element, the reduction loop loads dense vectors (a convolution's window).
+void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc, FuncRef &host,
+                        const std::string &task, int lanes, bool strided) {
+    // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both
+    // operands (a product of a matrix with itself) is staged once, for its first role; the
+    // reduction-major copy only for a Func read in that role alone.
+    std::set<std::string> wrapped;
+    for (const ContractionOperand &o : p.operands) {
+        const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
+                                          [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
+        if (wrapped.count(o.func)) continue;
+        if (broadcast_across_reduction(o) && !shared) {
+            wrapped.insert(o.func);
+            copy_reduction_major(w, ref, o, acc, lanes);
+            continue;
+        }
+        // Staging kernels copy the operands read across the vectors, and those read along
+        // them in rows a page apart (page_strided_rows in space/MicroKernel.cpp).
+        const bool panel = strided && (o.strided_along_vector() || (o.vector_arg == 0 && o.reduction_arg > 0));
+        if (!panel && !o.computed) continue;
+        wrapped.insert(o.func);
+        FuncRef s = w.wrapper(ref(o.func), acc);
+        w.compute_at(s, host, task, false);
+        if (!o.strided_along_vector()) {
+            std::vector<Var> args = s.func.args();
+            StageRef st = w.stage(s, 0, StageNode{});
+            if (!args.empty() && lanes > 1 && o.vector_arg == 0) {
+                w.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes,
+                         TailStrategy::GuardWithIf);
+                w.vectorize(st, args[0].name() + "_vi");
+            }
+            continue;
+        }
+        std::vector<std::string> order;
+        std::vector<Var> args = s.func.args();
+        order.push_back(args[o.vector_arg].name());
+        for (int a = 0; a < (int)args.size(); a++) {
+            if (a != o.vector_arg) order.push_back(args[a].name());
+        }
+        w.reorder_storage(s, order);
+        if (o.vector_arg > 0 && lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.vector_arg].name(), lanes);
+    }
+}
+
+}  // namespace diet

@@ -1,0 +1,20 @@
+// The CPU micro-kernel's operand staging (schedule/ApplySchedule.cpp applies it to column-kernel
+// leaves): per-task panels of the operands read across the vectors (and of those read along them
+// in rows a page apart), per-task dense copies of computed operands (boundary conditions), and the
+// once-per-call reduction-major copy of a broadcast operand stored the other way (TN's A).
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+#include "schedule/ApplyGroups.h"
+#include "schedule/ScheduleWriter.h"
+
+#include <string>
+
+namespace diet {
+
+// `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
+// `strided`: the kernel stages (CpuKernel::stage_strided).
+void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, ScheduleWriter::FuncRef &acc,
+                        ScheduleWriter::FuncRef &host, const std::string &task, int lanes, bool strided);
+
+}  // namespace diet
