@@ -294,6 +294,21 @@ TEST_CASE("ptxas accepts the PTX of every generator for sm_90 with no spills", "
 // Issue 16: the staged kernels (shared-memory operand tiles) for both architectures the bundle
 // targets: ptxas accepts them with no spills and no local memory, within 255 registers and the
 // 48 KiB static shared-memory limit; their PTX reads shared memory and synchronizes the block.
+// The single-output tile variant once kept its accumulator in registers of a one-lane loop:
+// Halide 14 read it with full-mask warp shuffles that only lane 0 executed, and the kernel hung
+// on an H100 at every T below the warp (batch_matmul NT, T < 32). Every variant's accumulator is
+// lane-local or in shared memory: the staged kernels contain no shuffle at all. (No toolkit needed.)
+TEST_CASE("staged CUDA matmul kernels contain no warp shuffles", "[cuda]") {
+    for (const std::string gen : {"dense", "batch_matmul_nt"}) {
+        DYNAMIC_SECTION(gen) {
+            Built m = build(gen, cuda_target());
+            const std::string text = ptx_of(m.module);
+            CHECK(text.find("bar.sync") != std::string::npos);
+            CHECK(text.find("shfl.sync") == std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("staged CUDA matmul kernels: ptxas for sm_80 and sm_90, ld.shared and bar.sync", "[ptxas][cuda]") {
     const std::string ptxas = DIET_PTXAS;
     if (ptxas.empty() || run("'" + ptxas + "' --version 2>&1").find("ptxas") == std::string::npos) {

@@ -98,6 +98,34 @@ std::vector<std::string> split(const std::string &s) {
     return out;
 }
 
+// Where a result differs: how many elements, NaN on which side (0xff bytes: never written), and
+// the first few coordinates (innermost first), to tell a skipped tile from wrong arithmetic.
+void describe_mismatch(const std::vector<float> &got, const std::vector<float> &ref, const std::vector<int> &extents,
+                       double tol) {
+    double max_ref = 0;
+    for (float r : ref) max_ref = std::max(max_ref, (double)std::fabs(r));
+    size_t wrong = 0, nan_got = 0, nan_ref = 0, shown = 0;
+    for (size_t i = 0; i < ref.size(); i++) {
+        nan_got += std::isnan(got[i]);
+        nan_ref += std::isnan(ref[i]);
+        const double d = std::fabs((double)got[i] - (double)ref[i]);
+        if (!(d <= tol * max_ref)) {
+            wrong++;
+            if (shown++ < 4) {
+                std::fprintf(stderr, "  at (");
+                size_t rest = i;
+                for (size_t k = 0; k < extents.size(); k++) {
+                    std::fprintf(stderr, "%s%zu", k ? ", " : "", rest % (size_t)extents[k]);
+                    rest /= (size_t)extents[k];
+                }
+                std::fprintf(stderr, "): Diet %g, cuBLAS %g\n", got[i], ref[i]);
+            }
+        }
+    }
+    std::fprintf(stderr, "  %zu of %zu elements differ; NaN in Diet's output: %zu, in cuBLAS's: %zu\n", wrong,
+                 ref.size(), nan_got, nan_ref);
+}
+
 void usage() {
     std::fprintf(stderr, "usage: diet_gpu_runner [--tmin N] [--tmax N] [--reps N] [--workloads dense,bmm_nt,bmm_nn] "
                          "[--modes warm,cold] [--pedantic] [--tol X] [--csv FILE]\n");
@@ -197,6 +225,10 @@ int main(int argc, char **argv) {
             // NaN bytes in both outputs: a kernel that skipped a tile cannot pass by leftover data.
             GPU_CHECK_CUDA(cudaMemset(d_diet, 0xff, out.size() * sizeof(float)));
             GPU_CHECK_CUDA(cudaMemset(d_ref, 0xff, ref.size() * sizeof(float)));
+            // The copies and memsets above run on the legacy default stream, which does not order
+            // work on our non-blocking stream: without this, the NaN fill could land after the
+            // kernels and fail a correct result (seen on an H100: right on a second call).
+            GPU_CHECK_CUDA(cudaDeviceSynchronize());
             Wrapped b0(s.in0, in0.data(), d_in0), b1(s.in1, in1.data(), d_in1), bo(s.out, out.data(), d_diet);
             DietFn fn = diet_fn(w);
             auto diet = [&]() {
@@ -219,6 +251,14 @@ int main(int argc, char **argv) {
             if (!(err <= tol)) {
                 std::fprintf(stderr, "WRONG: Diet's %s at T=%d differs from cuBLAS: relative error %.3g > %.3g\n",
                              name_of(w), T, err, tol);
+                describe_mismatch(out, ref, s.out, tol);
+                // Deterministic (a kernel bug) or an ordering problem (a race with the copy)?
+                GPU_CHECK_CUDA(cudaDeviceSynchronize());
+                diet();
+                GPU_CHECK_CUDA(cudaDeviceSynchronize());
+                GPU_CHECK_CUDA(cudaMemcpy(out.data(), d_diet, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+                std::fprintf(stderr, "  a second call, after a device synchronization: relative error %.3g\n",
+                             relative_error(out, ref));
                 failures++;
             }
             std::string ref_err;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -32,6 +33,15 @@ std::string default_runner_path() {
         }
     }
     return "diet_runner";
+}
+
+int measurements_per_round(const Options &opts) {
+    constexpr int kPerDevice = 8;
+    if (opts.farm.empty()) return kPerDevice;
+    FarmConfig config;
+    std::string why;
+    user_assert(parse_farm_args(opts.farm_args, &config, &why)) << "Diet: " << why << "\n";
+    return kPerDevice * std::max(1, config.tasks);
 }
 
 std::vector<TuningRecord> measure_jobs(Measurer &measurer, const Options &opts,

@@ -18,6 +18,11 @@ std::vector<TuningRecord> measure_jobs(Measurer &measurer, const Options &opts,
                                        const std::vector<Halide::Internal::Function> &outputs,
                                        const std::vector<MeasureJob> &jobs, const CpuLimits &cpu);
 
+// How many measurements one search round asks for: 8 on this machine (DietCode's and Ansor's
+// batch on one device); on a farm, 8 per array task, so that a round fills every task it may use
+// and a search of N trials costs N / (8 tasks) scheduler round trips instead of N / 8.
+int measurements_per_round(const Options &opts);
+
 // The diet_runner next to the loaded plugin (build trees and installs keep them together), or
 // "diet_runner" (looked up in PATH) when there is none.
 std::string default_runner_path();

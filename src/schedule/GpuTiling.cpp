@@ -28,8 +28,7 @@ void schedule_copy(ScheduleWriter &w, const FuncRef &s, int warp) {
     w.split(st, fused, "f_o", "f_l", warp, TailStrategy::GuardWithIf);
     w.split(st, "f_l", "f_y", "f_t", warp, TailStrategy::RoundUp);  // f_y: extent 1
     w.reorder(st, {"f_t", "f_o", "f_y"});
-    w.gpu_threads(st, {"f_y"});
-    w.gpu_lanes(st, "f_t");
+    w.gpu_threads(st, {"f_t", "f_y"});
     w.unroll(st, "f_o");
 }
 
@@ -50,8 +49,11 @@ void stage_gpu_operands(ScheduleWriter &w, const std::vector<StagedOperand> &ope
 
 void tile_host_staged(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {
     // A lane's columns are a warp apart: each store instruction writes one contiguous row
-    // segment per warp. The single-output variant has a lane loop of extent 1, so the whole
-    // store (and the compute) sits inside one `if (lane < 1)`, never inside an unrolled loop.
+    // segment per warp. The single-output variant (t.lanes false) has no lane loop: its compute
+    // and store are the block's single-thread code (Halide runs it on thread 0 between the
+    // copies' barriers), with the accumulator in shared memory. A lane loop of extent 1 would
+    // keep it in registers through full-mask warp shuffles that only lane 0 executes: on a GPU
+    // that is a hang (seen on an H100), and nothing offline fails.
     w.split(hs, nm.n, "n_b", "n_i", t.cols, TailStrategy::ShiftInwards);
     w.split(hs, nm.m, "m_b", "m_r", t.rows, TailStrategy::ShiftInwards);
     w.split(hs, "n_i", "n_r", "n_t", t.threads_x, TailStrategy::RoundUp);
@@ -69,7 +71,8 @@ void tile_host_staged(ScheduleWriter &w, StageRef &hs, const TileVariant &t, con
         blocks.push_back(cur);
     }
     w.gpu_blocks(hs, blocks);
-    w.gpu_lanes(hs, "n_t");
+    if (t.lanes) w.gpu_lanes(hs, "n_t");
+    else w.gpu_threads(hs, {"n_t"});
     if (t.reg_x > 1) w.unroll(hs, "n_r");
     if (t.rows > 1) w.unroll(hs, "m_r");
 }
@@ -98,7 +101,8 @@ void tile_acc_staged(ScheduleWriter &w, StageRef &is, StageRef &us, const TileVa
     w.reorder(is, init_order);
     w.reorder(us, update_order);
     for (StageRef *s : {&is, &us}) {
-        w.gpu_lanes(*s, rn_t);
+        if (t.lanes) w.gpu_lanes(*s, rn_t);
+        else w.gpu_threads(*s, {rn_t});
         if (t.reg_x > 1) w.unroll(*s, rn_r);
         if (t.rows > 1) w.unroll(*s, nm.rm);
     }

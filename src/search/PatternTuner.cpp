@@ -80,7 +80,7 @@ SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const st
     sp.seed = seed;
     sp.population = 32;
     sp.generations = 3;
-    sp.measures_per_round = std::max(1, std::min(8, budget));
+    sp.measures_per_round = std::max(1, std::min(measurements_per_round(opts_), budget));
     // A search over some of the shapes (per_shape, max_shape) learns only from them, with a
     // model of its own, as an independent tuner would.
     const std::set<size_t> learn_from(shape_ids.begin(), shape_ids.end());
@@ -129,11 +129,12 @@ SearchResult PatternTuner::random_search(int budget, uint64_t seed) {
         if (seen.insert(p).second) todo.push_back(p);
     }
     SearchResult r;
-    for (size_t i = 0; i < todo.size(); i += 8) {
-        std::vector<std::pair<size_t, size_t>> batch(todo.begin() + i, todo.begin() + std::min(todo.size(), i + 8));
+    const size_t per_round = (size_t)measurements_per_round(opts_);
+    for (size_t i = 0; i < todo.size(); i += per_round) {
+        std::vector<std::pair<size_t, size_t>> batch(todo.begin() + i, todo.begin() + std::min(todo.size(), i + per_round));
         std::vector<std::optional<double>> secs = measure_pairs(batch);
         for (size_t j = 0; j < batch.size(); j++) r.trials.push_back({batch[j].first, batch[j].second, secs[j]});
-        std::cerr << "[diet] tune " << pattern().acc << ": random sample " << std::min(todo.size(), i + 8) << "/"
+        std::cerr << "[diet] tune " << pattern().acc << ": random sample " << std::min(todo.size(), i + per_round) << "/"
                   << todo.size() << best_ms_per_shape(measured_, training_) << "\n";
     }
     for (size_t s = 0; s < training_.size(); s++) {

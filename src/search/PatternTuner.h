@@ -81,6 +81,7 @@ public:
     void set_heuristic_predictions(bool on) { heuristic_predictions_ = on; }
     bool can_predict() const { return model_.trained() || base_ != nullptr || heuristic_predictions_; }
     const std::string &model_features() const { return opts_.model_features; }
+    bool on_gpu() const { return target_.has_gpu_feature(); }
 
     // f_occ * f_pad of kernel k at an output of these extents.
     double adaptation(size_t k, const std::vector<int64_t> &e) const;

@@ -113,15 +113,21 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
                             (measured.empty() ? "" : "; measured " + measured);
     }
 
-    // DietCode's verification step.
+    // DietCode's verification step: the tree's kernel at every training shape, measured in one
+    // round (on a farm, one job for all shapes instead of one per shape).
+    auto dispatched = [&](size_t t) { return cands[index_of(d.leaves[d.leaf_for(ext_.host_extents[t])].kernel)]; };
+    if (verify) {
+        std::vector<std::pair<size_t, size_t>> unverified;
+        for (size_t t = 0; t < training_.size(); t++) {
+            if (!measured_.count({dispatched(t), t})) unverified.emplace_back(dispatched(t), t);
+        }
+        const int before = measurements_;
+        if (!unverified.empty()) measure_pairs(unverified);
+        verification_measurements_ += measurements_ - before;
+    }
     nlohmann::json checks = nlohmann::json::array();
     for (size_t t = 0; t < training_.size(); t++) {
-        const size_t kd = cands[index_of(d.leaves[d.leaf_for(ext_.host_extents[t])].kernel)];
-        if (!measured_.count({kd, t}) && verify) {
-            const int before = measurements_;
-            measure_pairs({{kd, t}});
-            verification_measurements_ += measurements_ - before;
-        }
+        const size_t kd = dispatched(t);
         std::optional<double> got = seconds_of(kd, t);
         size_t kb = kd;
         for (size_t k : cands) {

@@ -98,7 +98,14 @@ std::vector<double> training_weights(const ShapeFamily &family, const std::vecto
 
 TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, const ShapeFamily &family,
                 const std::vector<Shape> &training, const std::vector<KernelChoice> &initial, const Target &target,
-                const CpuLimits &cpu, const GpuLimits &gpu, const Options &opts) {
+                const CpuLimits &cpu, const GpuLimits &gpu, const Options &given) {
+    // The loop-nest features (model_features=kernel, the default) describe CPU micro-kernels
+    // only: a GPU target's model learns from the lowered Stmt's features (Ansor's).
+    Options opts = given;
+    if (target.has_gpu_feature() && opts.model_features == "kernel") {
+        opts.model_features = "ansor";
+        if (opts.trials > 0) std::cerr << "[diet] GPU target: the cost model uses the lowered Stmt's features (model_features=ansor)\n";
+    }
     TuneResult result;
     result.kernels = initial;
     if (initial.empty()) return result;

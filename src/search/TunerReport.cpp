@@ -55,6 +55,7 @@ void add_stage_results(nlohmann::json &pr, PatternTuner &tuner, const std::strin
         nlohmann::json variants;
         for (const std::string kind : {"kernel", "ansor"}) {
             if (kind == "ansor" && tuner.model_features() != "ansor") continue;
+            if (kind == "kernel" && tuner.on_gpu()) continue;  // loop-nest features describe CPU kernels only
             for (Objective o : {Objective::PairwiseRank, Objective::Regression}) {
                 variants[kind + "/" + objective_name(o)] = tuner.cross_validated_quality(8, seed, kind, o).to_json();
             }

@@ -72,7 +72,9 @@ std::vector<TileVariant> staged_gpu_variants(const GpuKernel &g) {
         t.threads_y = 1;
         t.reg_x = rx;
         t.reg_y = ry;
-        t.lanes = true;
+        // One lane: not a lane loop. Halide 14 lowers the register tile of a lane loop narrower
+        // than the warp to full-mask shuffles inside `if (lane < n)`, which hangs the warp.
+        t.lanes = lanes > 1;
         for (const TileVariant &o : v) {
             if (o.cols == t.cols && o.rows == t.rows) return;
         }
