@@ -259,6 +259,18 @@ TEST_CASE("widening integer and half-precision contractions", "[forms]") {
     for (const char *how : {"u8i8", "i16", "f16"}) check_form(std::string("int/") + how, "y");
 }
 
+// With a reduction of a multiple of 64 steps the integer forms get packed dot-product kernels:
+// each lane sums 4 (uint8 x int8) or 2 (int16) products per instruction, which Halide 14 lowers
+// to vpdpbusd / vpmaddwd. Correct at every T, guard-free, and the packed kernel is the one chosen.
+TEST_CASE("integer contractions with a reduction of 128: packed dot-product kernels", "[forms]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 128;
+    for (const char *how : {"u8i8", "i16"}) {
+        const std::string log = check_form(std::string("int/") + how, "y", {1, 2, 3, 16, 64, 100}, sizes, {}, true);
+        CHECK_THAT(log, Catch::Contains(std::string(", pack=") + (std::string(how) == "u8i8" ? "4}" : "2}")));
+    }
+}
+
 namespace {
 // y(n, t, b) = sum_k x(k, t, b) * w(k, n) with two ranged shape variables (tokens T, batch B);
 // for_diet: symbolic estimates in both (Halide 14 refuses them unscheduled).

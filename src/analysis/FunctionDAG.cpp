@@ -382,6 +382,7 @@ void FunctionDAG::classify_matmuls() {
         for (const Call *c : operands.func_calls) {
             ContractionOperand o;
             o.func = c->name;
+            o.type = c->type;
             o.dims = (int)c->args.size();
             o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
             for (size_t a = 0; a < c->args.size(); a++) {

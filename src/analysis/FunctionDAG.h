@@ -32,6 +32,7 @@ struct StageNode {
 // A producer read inside a matmul-like reduction.
 struct ContractionOperand {
     std::string func;     // the Func called (an input's wrapper such as "x_im", or any Func)
+    Halide::Type type;    // of the values read (before any widening cast in the product)
     int dims = 0;
     int vector_arg = -1;  // argument index that moves with the output's innermost dimension, -1: none
     bool strided_along_vector() const { return vector_arg > 0; }

@@ -240,7 +240,8 @@ private:
         if (leaves.empty()) leaves.leaves.push_back({kc.kernel, {}, {}, "", ""});
         const MicroKernel &first = leaves.leaves[0].kernel;
         for (const DispatchLeaf &l : leaves.leaves) {
-            internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.stage_strided == first.cpu.stage_strided)
+            internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.stage_strided == first.cpu.stage_strided &&
+                            l.kernel.cpu.k_pack == first.cpu.k_pack)
                 << "Diet: the kernels of one dispatch disagree on operand staging\n";
         }
 
@@ -256,7 +257,8 @@ private:
                                                  [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
             if (column_leaf) {
                 const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
-                stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided);
+                stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
+                                   first.cpu.k_pack);
             }
         } else {
             // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
@@ -381,13 +383,27 @@ private:
         }
         // The update: the whole register tile inside the reduction loop, unrolled.
         std::vector<std::string> red = nm.reduction;
-        if (k.k_unroll > 1 && red.size() == 1) {
+        if (k.k_pack > 1) {
+            // Packed (CpuKernel::k_pack): k_pack consecutive steps innermost, vectorized as a vector
+            // reduction into each accumulator lane (atomic: the lanes update one element). The
+            // extent is a multiple of k_pack (packed_reduction_factor): no tail.
+            const std::string r = red[0];
+            w_.split(us, r, r + "_o", r + "_p", k.k_pack, TailStrategy::GuardWithIf);
+            update_order.insert(update_order.begin(), r + "_p");
+            update_order.push_back(r + "_o");
+            update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+            w_.reorder(us, update_order);
+            w_.atomic(us);
+            w_.vectorize(us, r + "_p");
+        } else if (k.k_unroll > 1 && red.size() == 1) {
             w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
             red = {red[0] + "_i", red[0] + "_o"};
         }
-        update_order.insert(update_order.end(), red.begin(), red.end());
-        update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
-        w_.reorder(us, update_order);
+        if (k.k_pack <= 1) {
+            update_order.insert(update_order.end(), red.begin(), red.end());
+            update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+            w_.reorder(us, update_order);
+        }
         for (StageRef *s : {&is, &us}) {
             if (t.vectors > 0) {
                 w_.vectorize(*s, nm.rn + "_vi");
@@ -419,8 +435,12 @@ private:
         };
         w_.reorder(is, tile);
         unroll_tile(is);
-        // The reduction extent is a multiple of the lanes (dot_kernels_apply): no tail.
-        w_.split(us, r, r + "_o", lane_r, k.vector_width, TailStrategy::GuardWithIf);
+        // The reduction extent is a multiple of the lanes (times k_pack: dot_kernels_apply): no tail.
+        // Packed (k_pack > 1): each lane sums k_pack consecutive steps of narrow integers per
+        // instruction (vpdpbusd / vpmaddwd), so a vector covers lanes * k_pack steps.
+        const std::string pack_r = r + "_p";
+        w_.split(us, r, r + "_o", lane_r, k.vector_width * k.k_pack, TailStrategy::GuardWithIf);
+        if (k.k_pack > 1) w_.split(us, lane_r, lane_r, pack_r, k.k_pack, TailStrategy::GuardWithIf);
         FuncRef lanes = w_.rfactor(us, lane_r, lane_v, "lanes");
         std::vector<std::string> merge = {lane_r};
         merge.insert(merge.end(), tile.begin(), tile.end());
@@ -438,7 +458,16 @@ private:
         w_.reorder(li, storage);
         std::vector<std::string> order = storage;
         order.insert(order.begin() + 1 + 2, r + "_o");  // lanes, the tile, then the reduction, then batch
-        w_.reorder(lu, order);
+        if (k.k_pack > 1) {
+            // The packed steps innermost, then the lanes: Halide 14 matches this vector reduction
+            // (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
+            order.insert(order.begin(), pack_r);
+            w_.reorder(lu, order);
+            w_.atomic(lu);
+            w_.vectorize(lu, pack_r);
+        } else {
+            w_.reorder(lu, order);
+        }
         for (StageRef *s : {&li, &lu}) {
             w_.vectorize(*s, lane_v);
             unroll_tile(*s);

@@ -46,6 +46,44 @@ void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, const Con
     if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
 }
 
+// The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
+// operand stored otherwise (NN's B) or computed is copied per task into a panel stored
+// reduction-major; one already stored that way (the NT layout of a dense layer's weights) is read
+// in place, k_pack-wide groups per lane. The broadcast operand as in stage_cpu_operands.
+void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc,
+                           FuncRef &host, const std::string &task, int lanes) {
+    std::set<std::string> wrapped;
+    for (const ContractionOperand &o : p.operands) {
+        if (wrapped.count(o.func)) continue;
+        const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
+                                          [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
+        if (broadcast_across_reduction(o) && !shared) {
+            wrapped.insert(o.func);
+            copy_reduction_major(w, ref, o, acc, lanes);
+            continue;
+        }
+        if (o.reduction_arg == 0 && !o.computed) continue;
+        if (o.vector_arg < 0 && !o.computed) continue;
+        wrapped.insert(o.func);
+        FuncRef s = w.wrapper(ref(o.func), acc);
+        w.compute_at(s, host, task, false);
+        const std::vector<Var> args = s.func.args();
+        std::vector<std::string> order = {args[o.reduction_arg].name()};
+        for (int a = 0; a < (int)args.size(); a++) {
+            if (a != o.reduction_arg) order.push_back(args[a].name());
+        }
+        if (o.reduction_arg > 0) w.reorder_storage(s, order);
+        if (lanes <= 1) continue;
+        if (o.reduction_arg > 0) {
+            transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
+        } else {
+            StageRef st = w.stage(s, 0, StageNode{});
+            w.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes, TailStrategy::GuardWithIf);
+            w.vectorize(st, args[0].name() + "_vi");
+        }
+    }
+}
+
 }  // namespace
 
 // Operands read across the vector dimension (with `strided`: the kernel stages them) are
@@ -54,7 +92,11 @@ void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, const Con
 // condition) are copied per task whatever the kernel: the copy evaluates the select and the
 // clamps once per element, the reduction loop loads dense vectors (a convolution's window).
 void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc, FuncRef &host,
-                        const std::string &task, int lanes, bool strided) {
+                        const std::string &task, int lanes, bool strided, int k_pack) {
+    if (k_pack > 1) {
+        stage_packed_operands(w, ref, p, acc, host, task, lanes);
+        return;
+    }
     // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both
     // operands (a product of a matrix with itself) is staged once, for its first role; the
     // reduction-major copy only for a Func read in that role alone.

@@ -1,7 +1,8 @@
 // The CPU micro-kernel's operand staging (schedule/ApplySchedule.cpp applies it to column-kernel
 // leaves): per-task panels of the operands read across the vectors (and of those read along them
 // in rows a page apart), per-task dense copies of computed operands (boundary conditions), and the
-// once-per-call reduction-major copy of a broadcast operand stored the other way (TN's A).
+// once-per-call reduction-major copy of a broadcast operand stored the other way (TN's A); for
+// packed integer kernels, per-task reduction-major panels.
 #pragma once
 
 #include "analysis/FunctionDAG.h"
@@ -13,8 +14,9 @@
 namespace diet {
 
 // `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
-// `strided`: the kernel stages (CpuKernel::stage_strided).
+// `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's
+// reduction-major panels instead (CpuKernel::k_pack).
 void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, ScheduleWriter::FuncRef &acc,
-                        ScheduleWriter::FuncRef &host, const std::string &task, int lanes, bool strided);
+                        ScheduleWriter::FuncRef &host, const std::string &task, int lanes, bool strided, int k_pack);
 
 }  // namespace diet

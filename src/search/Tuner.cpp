@@ -132,7 +132,14 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured
     // and seeds a tuning run's predictions. Rejected files are named once, and Diet goes on.
     std::unique_ptr<BaseModel> base;
-    if (!on_gpu && opts.model_features == "kernel") {  // it reads loop-nest features only
+    // Packed integer kernels (CpuKernel::k_pack) are not in the shipped model's training data, and
+    // its features do not tell packed from unpacked: the heuristic ranks those pipelines.
+    const bool packed = std::any_of(result.kernels.begin(), result.kernels.end(),
+                                    [](const KernelChoice &k) { return packed_reduction_factor(k.pattern) > 1; });
+    if (packed && opts.trials == 0 && opts.base_model != "none") {
+        std::cerr << "[diet] packed integer kernels: the heuristic ranks them (the shipped cost model has not seen them)\n";
+    }
+    if (!on_gpu && opts.model_features == "kernel" && !packed) {  // it reads loop-nest features only
         const std::string path = base_model_path(opts.base_model, target);
         std::string why;
         base = BaseModel::load(path, target_class(target), &why);
@@ -152,7 +159,9 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // its one kernel stands, and nothing is bound (binding every voting shape costs time).
     if (heuristic_only) {
         bool mixed = false;
-        for (const KernelChoice &k : result.kernels) mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type));
+        for (const KernelChoice &k : result.kernels) {
+            mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type) * packed_reduction_factor(k.pattern));
+        }
         if (!mixed) return result;
     }
 

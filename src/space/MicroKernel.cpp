@@ -25,10 +25,15 @@ std::string MicroKernel::to_string() const {
     } else {
         if (cpu.dot) {
             o << "cpu{dot=" << cpu.vector_width << ", cols=" << cpu.vectors << ", rows=" << cpu.rows
-              << ", panel=" << cpu.panel_tiles << ", stage=" << cpu.stage_strided << "}";
+              << ", panel=" << cpu.panel_tiles << ", stage=" << cpu.stage_strided;
+            if (cpu.k_pack > 1) o << ", pack=" << cpu.k_pack;
+            o << "}";
         } else {
             o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows << ", panel="
-              << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided << "}";
+              << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided;
+            // Unpacked kernels keep their old spelling: tuning logs key records by this string.
+            if (cpu.k_pack > 1) o << ", pack=" << cpu.k_pack;
+            o << "}";
         }
     }
     return o.str();
@@ -50,6 +55,7 @@ nlohmann::json kernel_to_json(const MicroKernel &k) {
         j["k_unroll"] = k.cpu.k_unroll;
         j["stage_strided"] = k.cpu.stage_strided;
         if (k.cpu.dot) j["dot"] = true;  // absent: the vector-along-columns kernel (older logs)
+        if (k.cpu.k_pack > 1) j["k_pack"] = k.cpu.k_pack;  // absent: unpacked (older logs)
     }
     return j;
 }
@@ -73,12 +79,13 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
             k.cpu.k_unroll = j.at("k_unroll").get<int>();
             k.cpu.stage_strided = j.at("stage_strided").get<bool>();
             k.cpu.dot = j.value("dot", false);
+            k.cpu.k_pack = j.value("k_pack", 1);
         }
     } catch (const nlohmann::json::exception &e) {
         user_error << "Diet: malformed micro-kernel " << j.dump() << ": " << e.what() << "\n";
     }
     const int lo = 1, hi = 4096;
-    for (int v : {k.cpu.vector_width, k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cuda.threads_x,
+    for (int v : {k.cpu.vector_width, k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cpu.k_pack, k.cuda.threads_x,
                   k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll}) {
         user_assert(v >= lo && v <= hi) << "Diet: malformed micro-kernel " << j.dump() << ": a field out of range\n";
     }
@@ -174,6 +181,46 @@ double busy_fraction(int64_t units, int workers) {
     if (units <= 0) return 0.0;
     int64_t waves = (units + workers - 1) / workers;
     return (double)units / (double)(waves * workers);
+}
+
+// The packed kernels (CpuKernel::k_pack): column kernels whose operands are read reduction-
+// innermost. Staged (a per-task reduction-major panel) when a vector operand is stored otherwise
+// or computed; the broadcast operand is copied once per call when it is stored otherwise.
+std::vector<MicroKernel> enumerate_packed_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e,
+                                                      const CpuLimits &lim, int pack) {
+    std::vector<MicroKernel> out;
+    const int lanes = lim.lanes(p.type);
+    const bool stage = std::any_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
+        return o.vector_arg >= 0 && (o.reduction_arg != 0 || o.computed);
+    });
+    for (int vectors = 1; vectors <= 4; vectors++) {
+        for (int rows = 1; rows <= 8; rows++) {
+            if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
+            for (int panel : {1, 2, 4, 8, 16}) {
+                int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * (p.type.bytes() / pack);  // narrow operands
+                if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
+                MicroKernel k;
+                k.cpu = {lanes, vectors, rows, panel, 1, stage, false, pack};
+                out.push_back(k);
+            }
+        }
+    }
+    // Packed dot kernels: both operands contiguous along the reduction (NT), each lane sums
+    // k_pack steps per instruction over lanes * k_pack consecutive steps: dense vector loads of
+    // both operands, where a packed column kernel gathers k_pack-wide groups at a row stride.
+    if (dot_kernels_apply(p, lanes * pack)) {
+        for (int cols = 1; cols <= 8; cols++) {
+            for (int rows = 1; rows <= 8; rows++) {
+                if (cols * rows + std::min(cols, rows) + 1 > lim.vector_registers) continue;
+                for (int panel : {1, 2, 4, 8}) {
+                    MicroKernel k;
+                    k.cpu = {lanes, cols, rows, panel, 1, stage, true, pack};
+                    out.push_back(k);
+                }
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -287,6 +334,8 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     std::vector<MicroKernel> out;
     const int lanes = lim.lanes(p.type);
     const int64_t elem = p.type.bytes();
+    const int pack = packed_reduction_factor(p);
+    if (pack > 1) return enumerate_packed_cpu_kernels(p, e, lim, pack);
     for (int vectors = 1; vectors <= 4; vectors++) {
         for (int rows = 1; rows <= 8; rows++) {
             // Accumulators + one operand vector per column vector + one broadcast must fit.
@@ -317,6 +366,18 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
         }
     }
     return out;
+}
+
+int packed_reduction_factor(const MatmulPattern &p) {
+    if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || !p.reduction_extent) return 1;
+    if (p.operands.size() < 2) return 1;
+    int widest = 0;
+    for (const ContractionOperand &o : p.operands) {
+        if (!o.type.is_int_or_uint() || o.type.bits() > 16 || o.reduction_arg < 0) return 1;
+        widest = std::max(widest, o.type.bits());
+    }
+    const int pack = 32 / std::max(widest, 8);
+    return *p.reduction_extent % pack == 0 ? pack : 1;
 }
 
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
@@ -384,13 +445,17 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
             // each tile ends with (about log2(lanes) + 2 steps per accumulator).
             intensity = (double)t.cols * t.rows / (t.cols + t.rows);
-            const double steps = (double)e.reduction_max / c.vector_width;
+            const double steps = (double)e.reduction_max / (c.vector_width * c.k_pack);
             intensity *= steps / (steps + std::log2((double)c.vector_width) + 2.0);
             // Nothing is staged: each tile streams its operand rows and columns from L2 or
             // further, which costs more as the rows grow (a task's rows no longer stay in cache).
             // Calibrated on dense (K = 768) and attention scores (K = 64) at T = 1..64 on an
             // AVX-512 VM: ~0.8 of the column kernel's peak, half of it at 1024 rows.
-            intensity *= 0.8 / (1.0 + (double)rows / 2048.0);
+            // Packed kernels stream k_pack times fewer bytes per step (narrow integers): the same
+            // decay at k_pack times the rows (uint8 at T = 128 of that dense: 2.5x the column kernel).
+            intensity *= 0.8 / (1.0 + (double)rows / (2048.0 * c.k_pack));
+            // Packed: each instruction sums k_pack steps per lane, with dense loads of both operands.
+            intensity *= c.k_pack;
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
         } else if (!k.gpu) {
@@ -407,6 +472,11 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // few rows the copy dominates (measured: a dense layer's column kernels run at 0.22 of
             // their peak at 16 rows, 0.72 at 128, 0.91 at 336; ~48 rows' worth of work per copy).
             if (c.stage_strided) intensity *= (double)rows / (rows + 48.0);
+            // Packed column kernels do k_pack steps per instruction too, but their vector operand
+            // is k_pack-wide groups a row apart, loaded one lane at a time and shuffled together.
+            // Calibrated at T = 128 of a BERT-sized dense (K = 768, 2 cores, AVX-512 with VNNI):
+            // 0.39 (uint8) and 0.35 (int16) of the packed dot kernel's speed.
+            if (c.k_pack > 1) intensity *= 0.37 * c.k_pack;
         } else {
             intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
             int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;

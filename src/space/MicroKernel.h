@@ -25,6 +25,15 @@ namespace diet {
 // and nothing is copied, so outputs with few rows or columns (a dense layer at T = 1, attention
 // scores at small T) keep whole vectors busy; only for a constant reduction extent that is a
 // multiple of the lanes, and operands contiguous along it.
+//
+// With `k_pack` > 1 (integer contractions that widen narrow operands into an int32 accumulator),
+// each accumulator lane sums `k_pack` consecutive reduction steps per instruction: the reduction
+// is split by k_pack and that inner loop vectorized as a vector reduction, which Halide lowers to
+// the target's multiply-add-adjacent instructions (vpdpbusd with AVX512-VNNI for 8-bit operands,
+// vpmaddwd for 16-bit ones, or for 8-bit ones without VNNI): 2-4x the multiply-adds of a float32
+// FMA per instruction. The operands are read reduction-innermost (the k_pack steps of one lane
+// adjacent in memory): the broadcast one as one k_pack-wide scalar, the vector one as k_pack-wide
+// groups; operands stored otherwise are copied reduction-major (see schedule/OperandStaging.h).
 struct CpuKernel {
     int vector_width = 1;   // lanes per SIMD vector
     int vectors = 1;        // SIMD vectors per register-tile row (dot: output columns per tile)
@@ -33,6 +42,7 @@ struct CpuKernel {
     int k_unroll = 1;       // reduction steps unrolled (only when the reduction extent is a multiple)
     bool stage_strided = false;  // copy operands read across the vector dimension into a panel
     bool dot = false;       // vectorized along the reduction (above)
+    int k_pack = 1;         // reduction steps per accumulator lane and instruction (above)
     int tile_cols() const { return dot ? vectors : vector_width * vectors; }
 };
 
@@ -90,6 +100,12 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
 // Whether the space holds dot-product kernels for this contraction (CpuKernel::dot).
 bool dot_kernels_apply(const MatmulPattern &p, int lanes);
+// CpuKernel::k_pack for this contraction: 32 / the widest operand's bits (4 for 8-bit, 2 for 16-bit
+// operands) when it accumulates integers of 8 or 16 bits into a 32-bit integer over one reduction
+// variable of a constant extent that is a multiple of it (no tail: the compute loop stays
+// guard-free), and every operand walks the reduction along one argument; 1 otherwise. When it is
+// above 1, every CPU kernel of the contraction packs (a dispatch's leaves share operand staging).
+int packed_reduction_factor(const MatmulPattern &p);
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim);
 
 // How many micro-kernel instances (CPU parallel tasks, GPU blocks) cover an output of these extents
