@@ -343,3 +343,27 @@ TEST_CASE("candidates compile on copies and match the unscheduled reference", "[
     // The original Funcs stay unscheduled.
     CHECK(d.acc.function().schedule().compute_level().is_inlined());
 }
+
+// The occupancy rule for GPU tile variants (space/MicroKernel.h): a variant with a narrower one of
+// the same rows after it needs 8 warps per SM; 1-row variants are never chosen by block count over
+// 8-row ones, and the single-output variant only where nothing else fits.
+TEST_CASE("GPU tile variants: the occupancy rule picks enough one-warp blocks", "[unit][cuda]") {
+    diet::MicroKernel k;
+    k.gpu = true;
+    k.cuda.threads_x = 32;
+    k.cuda.reg_x = 4;
+    k.cuda.reg_y = 8;
+    k.cuda.k_tile = 32;
+    const std::vector<diet::TileVariant> v = diet::tile_variants(k);
+    auto pick = [&](std::vector<int64_t> e) {
+        const diet::TileVariant &t = diet::gpu_variant_for(v, e, 132);
+        return std::make_pair(t.cols, t.rows);
+    };
+    CHECK(diet::min_gpu_blocks(v[0], 132) == 8 * 132);
+    CHECK(pick({2304, 2048}) == std::make_pair(128, 8));  // dense T = 128: 4608 blocks of 128 x 8
+    CHECK(pick({2304, 16}) == std::make_pair(32, 8));     // dense T = 1: 36 blocks of 128 x 8 are too few
+    CHECK(pick({2304, 2}) == std::make_pair(32, 1));      // 2 rows: 128 x 1 gives too few blocks
+    CHECK(pick({20, 20, 192}) == std::make_pair(1, 1));   // narrower than a warp: one output per block
+    // The first fitting variant is what the rule replaced: it would keep 128 x 8 at T = 1.
+    CHECK(diet::fitting_variant(v, 2304, 16).cols == 128);
+}

@@ -19,7 +19,8 @@ namespace {
 class Applier {
 public:
     Applier(const FunctionDAG &dag, const Target &t, const CpuLimits &cpu, ScheduleWriter &w)
-        : dag_(dag), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()) {}
+        : dag_(dag), cpu_(cpu), w_(w), gpu_(t.has_gpu_feature()),
+          gpu_sms_(gpu_ ? GpuLimits::for_target(t).sm_count : 0) {}
 
     std::vector<std::string> run(const std::vector<KernelChoice> &kernels, const PipelinePlan *plan) {
         std::set<std::string> handled;
@@ -51,6 +52,7 @@ private:
     CpuLimits cpu_;
     ScheduleWriter &w_;
     bool gpu_;
+    int gpu_sms_;  // tile variants on a GPU: gpu_variant_for's rule (space/MicroKernel.h)
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     ReductionModel reduction_;  // the current contraction's reduction size
@@ -314,11 +316,13 @@ private:
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
         const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
         if (exact) {
-            variants = {fitting_variant(all, min_cols, min_rows)};
+            variants = {gpu_ ? gpu_variant_for(all, at_least, gpu_sms_) : fitting_variant(all, min_cols, min_rows)};
         } else {
             for (const TileVariant &t : all) {
                 variants.push_back(t);
-                if (t.cols <= min_cols && t.rows <= min_rows) break;  // always taken from here on
+                // Always taken from here on; on a GPU the smaller variants stay, for the shapes
+                // where this one gives too few blocks (blocks_at_least).
+                if (t.cols <= min_cols && t.rows <= min_rows && !gpu_) break;
             }
         }
         for (size_t i = 0; i < variants.size(); i++) {
@@ -328,6 +332,7 @@ private:
                 std::vector<Condition> cs;
                 if (t.cols > 1) cs.push_back(w_.extent_at_least(out, 0, t.cols));
                 if (t.rows > 1) cs.push_back(w_.extent_at_least(out, kernel_dims_[1], t.rows));
+                if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(out, t, min_gpu_blocks(t, gpu_sms_)));
                 Condition c = w_.all_of(cs);
                 hs = w_.specialize(host_s, c);
                 is = w_.specialize(init_s, c);
@@ -347,6 +352,19 @@ private:
                 tile_acc_cpu(is, us, t, k.cpu, nm);
             }
         }
+    }
+
+    // The output's tiles of variant t (its blocks on a GPU) number at least n: every dimension's
+    // extent, the two kernel dimensions divided by the tile, rounded up.
+    Condition blocks_at_least(const FuncRef &out, const TileVariant &t, int64_t n) {
+        SizeExpr blocks = size_constant(1);
+        for (int d = 0; d < out.func.dimensions(); d++) {
+            SizeExpr e = w_.output_extent(out, d);
+            if (d == 0) e = ceil_div(e, size_constant(t.cols));
+            else if (d == kernel_dims_[1]) e = ceil_div(e, size_constant(t.rows));
+            blocks = blocks * e;
+        }
+        return {blocks.expr >= (int)n, "(" + blocks.text + ") >= " + std::to_string(n)};
     }
 
     void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,

@@ -330,6 +330,31 @@ const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t co
     return v.back();
 }
 
+bool narrower_variant_follows(const std::vector<TileVariant> &v, size_t i) {
+    for (size_t j = i + 1; j < v.size(); j++) {
+        if (v[j].rows == v[i].rows && v[j].cols < v[i].cols && v[j].cols > 1) return true;
+    }
+    return false;
+}
+
+int64_t min_gpu_blocks(const TileVariant &t, int sm_count) {
+    const int64_t warps_per_block = std::max<int64_t>(1, (int64_t)t.threads_x * t.threads_y / 32);
+    return ((int64_t)kMinGpuWarpsPerSm * sm_count + warps_per_block - 1) / warps_per_block;
+}
+
+const TileVariant &gpu_variant_for(const std::vector<TileVariant> &v, const std::vector<int64_t> &extents, int sm_count) {
+    const int64_t cols = extents.at(0), rows = extents.size() > 1 ? extents[1] : 1;
+    int64_t outer = 1;
+    for (size_t d = 2; d < extents.size(); d++) outer *= extents[d];
+    for (size_t i = 0; i < v.size(); i++) {
+        const TileVariant &t = v[i];
+        if (t.cols > cols || t.rows > rows) continue;
+        const int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
+        if (!narrower_variant_follows(v, i) || blocks >= min_gpu_blocks(t, sm_count)) return t;
+    }
+    return v.back();
+}
+
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim) {
     std::vector<MicroKernel> out;
     const int lanes = lim.lanes(p.type);
@@ -438,7 +463,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
         const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
         int64_t outer = 1;
         for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
-        const TileVariant &t = fitting_variant(variants, cols, rows);
+        const TileVariant &t = k.gpu ? gpu_variant_for(variants, ext, workers) : fitting_variant(variants, cols, rows);
         double intensity, busy;
         if (!k.gpu && k.cpu.dot) {
             const CpuKernel &c = k.cpu;

@@ -151,4 +151,17 @@ int64_t schedule_reduction_estimate(const MatmulPattern &p);
 // The first variant that fits an output of extents cols x rows.
 const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows);
 
+// GPU: a variant with a narrower one of the same rows after it (not the single-output fallback)
+// is taken only where its blocks give every SM kMinGpuWarpsPerSm warps: an SM with a few warps
+// hides no latency. Measured on an H100 (dense, one-warp blocks): 36-72 blocks of 128 x 8 outputs
+// at T = 1..8 took 143-150 us, 144-1152 blocks of 32 x 8 outputs 23-41 us; 432 blocks of 128 x 8
+// at T = 12, 155 us. Variants of fewer rows are not chosen this way: they re-read the operand that
+// moves with the columns once per row (128 x 1 at T = 2: 171 us). A heuristic. ApplySchedule
+// applies it as a run-time condition; gpu_variant_for is the same rule on known extents.
+constexpr int kMinGpuWarpsPerSm = 8;
+bool narrower_variant_follows(const std::vector<TileVariant> &v, size_t i);
+int64_t min_gpu_blocks(const TileVariant &t, int sm_count);
+// extents: the output's, kernel columns first, then rows, then batch dimensions.
+const TileVariant &gpu_variant_for(const std::vector<TileVariant> &v, const std::vector<int64_t> &extents, int sm_count);
+
 }  // namespace diet
