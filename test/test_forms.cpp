@@ -319,6 +319,70 @@ TEST_CASE("two shape variables (tokens and batch), inline sum: correct, guard-fr
     }
 }
 
+namespace {
+// uint8 x int8 -> int32 written in two styles that are not contraction_forms': (0) the update on
+// the output itself, whose rows (T) are its innermost dimension; (1) NN (b stored n-innermost),
+// inline sum(), two shape variables (T rows, N columns).
+struct PackedStyle {
+    ImageParam a{UInt(8), 2, "a"}, b{Int(8), 2, "b"};
+    Param<int> T{"T", 16, 1, 64}, N{"N", 40, 8, 80};
+    Func y{"y"};
+    PackedStyle(int style, bool for_diet) {
+        Var n("n"), m("m");
+        RDom k(0, 128, "k");
+        Expr prod = cast<int32_t>(a(k, m)) * cast<int32_t>(style == 0 ? b(k, n) : b(n, k));
+        if (style == 0) {
+            y(m, n) = 0;
+            y(m, n) += prod;
+        } else {
+            y(n, m) = sum(prod);
+        }
+        if (!for_diet) return;
+        a.set_estimates({{0, 128}, {0, T}});
+        if (style == 0) {
+            b.set_estimates({{0, 128}, {0, 40}});
+            y.set_estimates({{0, T}, {0, 40}});
+        } else {
+            b.set_estimates({{0, N}, {0, 128}});
+            y.set_estimates({{0, N}, {0, T}});
+        }
+    }
+};
+}  // namespace
+
+TEST_CASE("packed integer kernels in other styles: update on the output, NN with two shape variables", "[forms]") {
+    const Target target = diet::runnable_host_target();
+    for (int style : {0, 1}) {
+        INFO("style " << style);
+        PackedStyle d(style, true), ref(style, false);
+        diet::FunctionDAG dag({d.y.function()});
+        REQUIRE(dag.matmuls().size() == 1);
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline(d.y), target, 2, 0, diet::Options{});
+        const std::string log = cap.finish();
+        INFO("Diet's log:\n" << log);
+        CHECK_THAT(log, Catch::Contains("pack=4"));
+        Stmt lowered;
+        Pipeline dp(d.y), rp(ref.y);
+        dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+        dp.compile_jit(target);
+        const diet::MatmulPattern &p = dag.matmuls()[0];
+        ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
+        lowered.accept(&check);
+        for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+        for (auto [t, n] : std::vector<std::pair<int, int>>{{1, 40}, {3, 40}, {17, 40}, {64, 40}, {70, 40}, {5, 8}, {33, 80}}) {
+            if (style == 0 && n != 40) continue;
+            INFO("T = " << t << ", N = " << n);
+            Buffer<> ab = input_of(UInt(8), {128, t}, 3);
+            Buffer<> bb = input_of(Int(8), style == 0 ? std::vector<int>{128, n} : std::vector<int>{n, 128}, 4);
+            d.a.set(ab), ref.a.set(ab), d.b.set(bb), ref.b.set(bb);
+            d.T.set(t), ref.T.set(t), d.N.set(n), ref.N.set(n);
+            const std::vector<int> size = style == 0 ? std::vector<int>{t, n} : std::vector<int>{n, t};
+            CHECK(compare(dp.realize(size, target), rp.realize(size, target)) == "");
+        }
+    }
+}
+
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of
 // the context product is T: fitted on the training shapes as the output's rows): at T = 1 the
 // 192 heads of 64 multiply-adds each are one task, at T = 128 every head is a task of its own.

@@ -401,26 +401,24 @@ private:
         }
         // The update: the whole register tile inside the reduction loop, unrolled.
         std::vector<std::string> red = nm.reduction;
+        const std::string packed = red[0] + "_p";
         if (k.k_pack > 1) {
             // Packed (CpuKernel::k_pack): k_pack consecutive steps innermost, vectorized as a vector
             // reduction into each accumulator lane (atomic: the lanes update one element). The
             // extent is a multiple of k_pack (packed_reduction_factor): no tail.
-            const std::string r = red[0];
-            w_.split(us, r, r + "_o", r + "_p", k.k_pack, TailStrategy::GuardWithIf);
-            update_order.insert(update_order.begin(), r + "_p");
-            update_order.push_back(r + "_o");
-            update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
-            w_.reorder(us, update_order);
-            w_.atomic(us);
-            w_.vectorize(us, r + "_p");
+            w_.split(us, red[0], red[0] + "_o", packed, k.k_pack, TailStrategy::GuardWithIf);
+            update_order.insert(update_order.begin(), packed);
+            red = {red[0] + "_o"};
         } else if (k.k_unroll > 1 && red.size() == 1) {
             w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
             red = {red[0] + "_i", red[0] + "_o"};
         }
-        if (k.k_pack <= 1) {
-            update_order.insert(update_order.end(), red.begin(), red.end());
-            update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
-            w_.reorder(us, update_order);
+        update_order.insert(update_order.end(), red.begin(), red.end());
+        update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+        w_.reorder(us, update_order);
+        if (k.k_pack > 1) {
+            w_.atomic(us);
+            w_.vectorize(us, packed);
         }
         for (StageRef *s : {&is, &us}) {
             if (t.vectors > 0) {
@@ -476,15 +474,13 @@ private:
         w_.reorder(li, storage);
         std::vector<std::string> order = storage;
         order.insert(order.begin() + 1 + 2, r + "_o");  // lanes, the tile, then the reduction, then batch
+        // Packed: the packed steps innermost, then the lanes: Halide 14 matches this vector
+        // reduction (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
+        if (k.k_pack > 1) order.insert(order.begin(), pack_r);
+        w_.reorder(lu, order);
         if (k.k_pack > 1) {
-            // The packed steps innermost, then the lanes: Halide 14 matches this vector reduction
-            // (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
-            order.insert(order.begin(), pack_r);
-            w_.reorder(lu, order);
             w_.atomic(lu);
             w_.vectorize(lu, pack_r);
-        } else {
-            w_.reorder(lu, order);
         }
         for (StageRef *s : {&li, &lu}) {
             w_.vectorize(*s, lane_v);

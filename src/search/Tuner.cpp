@@ -134,8 +134,9 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     std::unique_ptr<BaseModel> base;
     // Packed integer kernels (CpuKernel::k_pack) are not in the shipped model's training data, and
     // its features do not tell packed from unpacked: the heuristic ranks those pipelines.
-    const bool packed = std::any_of(result.kernels.begin(), result.kernels.end(),
-                                    [](const KernelChoice &k) { return packed_reduction_factor(k.pattern) > 1; });
+    const bool packed = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), [](const KernelChoice &k) {
+        return packed_reduction_factor(k.pattern) > 1;
+    });
     if (packed && opts.trials == 0 && opts.base_model != "none") {
         std::cerr << "[diet] packed integer kernels: the heuristic ranks them (the shipped cost model has not seen them)\n";
     }
