@@ -63,9 +63,24 @@ gen dense dense diet_dense yes
 gen batch_matmul batch_matmul_nt diet_batch_matmul_nt no
 gen batch_matmul batch_matmul_nn diet_batch_matmul_nn no
 
+# Every contraction form of generators/contraction_forms.h (the spellings of issue 13) as a CUDA
+# library with a CPU reference, for gpu_forms_runner (skipped with DIET_GPU_FORMS=0).
+if [ "${DIET_GPU_FORMS:-1}" != 0 ]; then
+    [ -x "$build/apps/gpu/gpu_forms_build" ] || cmake --build "$build" -j2 --target gpu_forms_build
+    mkdir -p "$bundle/forms"
+    echo "gpu_bundle: building the contraction forms into $bundle/forms"
+    if ! "$build/apps/gpu/gpu_forms_build" "$bundle/forms" --target "$target" --sms "${machine_params%%,*}" \
+            --l2 "$(echo "$machine_params" | cut -d, -f2)" 2> "$bundle/forms/build.log"; then
+        tail -20 "$bundle/forms/build.log" >&2
+        echo "gpu_bundle: gpu_forms_build FAILED (see $bundle/forms/build.log)" >&2
+        exit 1
+    fi
+    grep '^gpu_forms_build: [0-9]* of' "$bundle/forms/build.log"
+fi
+
 cp "$halide_include/HalideRuntime.h" "$halide_include/HalideRuntimeCuda.h" "$halide_include/HalideBuffer.h" \
    "$bundle/include/"
-cp apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
+cp apps/gpu/gpu_forms_runner.cpp apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
 cp scripts/gpu_eval.sh "$bundle/gpu_eval.sh"
 
 {
@@ -82,7 +97,7 @@ cp scripts/gpu_eval.sh "$bundle/gpu_eval.sh"
     grep '^\[diet\]' "$bundle/BUNDLE.txt.diet" || true
     echo
     echo "sha256:"
-    (cd "$bundle" && sha256sum lib/* include/* src/* gpu_eval.sh)
+    (cd "$bundle" && sha256sum lib/* include/* src/* gpu_eval.sh && { [ ! -d forms ] || sha256sum forms/*.a forms/*.h; })
 } > "$bundle/BUNDLE.txt"
 rm -f "$bundle/BUNDLE.txt.commands" "$bundle/BUNDLE.txt.diet"
 

@@ -9,8 +9,12 @@
 #   diet_vs_cublas.png    the ratio over T (skipped with a message without matplotlib)
 #   cublas_bench.csv      the standalone cuBLAS benchmark (warm L2), a cross-check of the runner's cuBLAS
 #   runner.log, build.log, BUNDLE.txt
+#   forms.csv, forms.log  when the bundle has forms/: every contraction form of
+#                         generators/contraction_forms.h on the GPU at 14 values of T, each output
+#                         checked against the CPU reference, timed (and against cuBLAS where the
+#                         problem is one); forms_summary.md summarizes it
 #
-#   scripts/gpu_eval.sh <bundle-dir> [out-dir] [--build-only] [--reps N] [--tmax N]
+#   scripts/gpu_eval.sh <bundle-dir> [out-dir] [--build-only] [--forms-only] [--reps N] [--tmax N]
 #
 # out-dir defaults to $OUT (the device tool's), else gpu-eval-out. --build-only compiles and links
 # both programs, then stops (for machines without a GPU: the offline check). Budget: the whole
@@ -20,10 +24,11 @@
 set -uo pipefail
 
 usage() { sed -n '2,20p' "$0" >&2; exit 2; }
-bundle="" out="" build_only=0 reps=15 tmax=128
+bundle="" out="" build_only=0 forms_only=0 reps=15 tmax=128
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-only) build_only=1 ;;
+        --forms-only) forms_only=1 ;;
         --reps) reps=$2; shift ;;
         --tmax) tmax=$2; shift ;;
         -h|--help) usage ;;
@@ -67,6 +72,15 @@ echo "gpu_eval: building in $bin with $("$cuda/bin/nvcc" --version | tail -1) an
         -Xlinker -rpath -Xlinker "$cudalib" -L"$cudalib" -lcublas
 ) > "$out/build.log" 2>&1
 rc=$?
+if [ $rc -eq 0 ] && [ -d "$bundle/forms" ]; then
+    (
+        set -x
+        "$cxx" -O2 -std=c++17 -Wall -I"$bundle/include" -I"$bundle/forms" -I"$bundle/src" -I"$cuda/include" \
+            "$bundle/src/gpu_forms_runner.cpp" -o "$bin/gpu_forms_runner" \
+            -Wl,--start-group "$bundle"/forms/*.a -Wl,--end-group "${link_cuda[@]}"
+    ) >> "$out/build.log" 2>&1
+    rc=$?
+fi
 if [ $rc -ne 0 ]; then
     cat "$out/build.log" >&2
     echo "gpu_eval: the build FAILED (see $out/build.log)" >&2
@@ -91,6 +105,7 @@ fi
 head -20 "$out/nvidia-smi.txt"
 
 status=0
+if [ $forms_only = 0 ]; then
 echo "gpu_eval: running diet_gpu_runner (T=1..$tmax, $reps samples, warm and cold L2)"
 timeout 420 "$bin/diet_gpu_runner" --tmax "$tmax" --reps "$reps" --csv "$out/diet_vs_cublas.csv" 2>&1 | tee "$out/runner.log"
 rc=${PIPESTATUS[0]}
@@ -101,8 +116,27 @@ case $rc in
     *) echo "gpu_eval: the runner failed with status $rc" >&2; status=3 ;;
 esac
 
+fi  # forms_only
+
+if [ -x "$bin/gpu_forms_runner" ]; then
+    echo "gpu_eval: running gpu_forms_runner (every contraction form, checked against the CPU)"
+    timeout 240 "$bin/gpu_forms_runner" --csv "$out/forms.csv" > "$out/forms.log" 2>&1
+    frc=$?
+    tail -3 "$out/forms.log"
+    case $frc in
+        0) ;;
+        1) echo "gpu_eval: WRONG RESULTS in a contraction form (see forms.log)" >&2; status=1 ;;
+        *) echo "gpu_eval: gpu_forms_runner failed with status $frc (see forms.log)" >&2; [ $status -ne 0 ] || status=3 ;;
+    esac
+    if [ -s "$out/forms.csv" ] && command -v python3 >/dev/null; then
+        python3 "$bundle/src/gpu_report.py" --forms "$out/forms.csv" "$out/forms_summary.md" ||
+            echo "gpu_eval: the forms report failed" >&2
+    fi
+fi
+
 # The standalone cuBLAS benchmark: a cross-check of the runner's cuBLAS timings (warm L2 only, to
 # stay inside the budget).
+[ $forms_only = 1 ] || {
 echo "gpu_eval: running cublas_bench (warm L2)"
 timeout 90 "$bin/cublas_bench" --tmax "$tmax" --reps 7 --modes warm --csv "$out/cublas_bench.csv" 2>&1 | tail -15
 crc=${PIPESTATUS[0]}
@@ -110,6 +144,7 @@ if [ $crc -ne 0 ]; then
     echo "gpu_eval: cublas_bench exited with $crc" >&2
     [ $status -ne 0 ] || status=$([ $crc = 1 ] && echo 1 || echo 3)
 fi
+}
 
 {
     echo "== nvidia-smi (after) $(date -u +%FT%TZ)"

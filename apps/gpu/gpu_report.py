@@ -2,6 +2,7 @@
 """Summarizes diet_gpu_runner's CSV (apps/gpu/diet_gpu_runner.cpp) into Markdown and a plot.
 
     gpu_report.py <diet_vs_cublas.csv> <summary.md> [plot.png]
+    gpu_report.py --forms <forms.csv> <forms_summary.md>     (apps/gpu/gpu_forms_runner.cpp's CSV)
 
 Speed ratio = cuBLAS time / Diet time at the same T and L2 mode (> 1: Diet is faster). Per workload
 and mode: geometric mean over T, the minimum and the T where it occurs, the maximum, and the
@@ -99,7 +100,49 @@ def plot(rows, path):
     print(f"gpu_report: wrote {path}")
 
 
+def forms_report(csv_path, md_path):
+    """Per contraction form: correct at every T, its speed against its family's canonical form
+    (canonical time / form time at the same T) and against cuBLAS where the problem is one."""
+    rows = defaultdict(dict)
+    family_of = {}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            rows[row["form"]][int(row["T"])] = row
+            family_of[row["form"]] = row["family"]
+    canonical = {fam: f"{fam}/canonical" for fam in set(family_of.values())}
+    canonical["layout"] = "dense/canonical"
+    canonical["int"] = "int/f32"
+    lines = [f"# Contraction forms on the GPU (Diet, default options, no tuning)", "",
+             f"Source: `{csv_path}`. Every output checked against the same algorithm on the CPU "
+             "(float: relative error <= 1e-4 of the largest magnitude; integers exact). Ratios: other time / "
+             "this form's time at the same T (> 1: this form is faster), geomean and minimum over the T run.", "",
+             "| form | T run | correct | worst error | vs its canonical: geomean | min (T) | vs cuBLAS: geomean | min (T) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for form in sorted(rows):
+        per_t = rows[form]
+        ok = all(r["correct"] == "1" for r in per_t.values())
+        err = max(float(r["rel_error"]) for r in per_t.values())
+        base = rows.get(canonical.get(family_of[form], ""), {})
+        vs_c = {t: float(base[t]["diet_us"]) / float(r["diet_us"]) for t, r in per_t.items() if t in base}
+        vs_b = {t: float(r["cublas_us"]) / float(r["diet_us"]) for t, r in per_t.items() if r["cublas_us"]}
+
+        def fmt(d):
+            if not d:
+                return "", ""
+            t_min = min(d, key=d.get)
+            return f"{geomean(list(d.values())):.3f}", f"{d[t_min]:.3f} ({t_min})"
+        c_g, c_m = fmt(vs_c)
+        b_g, b_m = fmt(vs_b)
+        lines.append(f"| {form} | {len(per_t)} | {'yes' if ok else '**NO**'} | {err:.1e} | {c_g} | {c_m} | {b_g} | {b_m} |")
+    with open(md_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--forms":
+        forms_report(sys.argv[2], sys.argv[3])
+        return
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     times, errors = load(sys.argv[1])
