@@ -187,7 +187,7 @@ std::string check(DietForm &d, int t) {
 std::vector<std::string> forms_of(const std::string &family) {
     if (family == "dense") {
         return {"dense/canonical", "dense/inline_sum", "dense/update_on_output", "dense/bias_init", "dense/epilogue_chain",
-                "dense/bias_relu_chain", "layout/NN", "layout/TN", "layout/TT"};
+                "dense/bias_relu_chain", "dense/split_reduction", "layout/NN", "layout/TN", "layout/TT"};
     }
     if (family == "bmm") {
         return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",
@@ -220,6 +220,8 @@ int main(int argc, char **argv) {
     app.add_option("--tuned-forms", cfg.tuned_forms, "comma-separated forms tuned when --trials > 0");
     app.add_option("--out-dir", cfg.out_dir, "where the CSV, Markdown and plots go");
     app.add_option("--check-ts", check_ts, "T at which every output is checked against the unscheduled algorithm");
+    std::string only_forms;
+    app.add_option("--forms", only_forms, "only these forms of the families (comma-separated names; default: all)");
     std::vector<std::string> diet_options;
     app.add_option("--option", diet_options, "a Diet option for every form, key=value (e.g. base_model=none)");
     CLI11_PARSE(app, argc, argv);
@@ -246,6 +248,7 @@ int main(int argc, char **argv) {
         std::vector<System> systems;
         std::vector<std::string> wrong;
         for (const std::string &name : forms_of(family)) {
+            if (!only_forms.empty() && ("," + only_forms + ",").find("," + name + ",") == std::string::npos) continue;
             for (int trials : {0, cfg.trials}) {
                 if (trials > 0 && ("," + cfg.tuned_forms + ",").find("," + name + ",") == std::string::npos) continue;
                 std::cerr << "  scheduling " << name << (trials ? " tuned (" + std::to_string(trials) + " trials)" : " (default)") << "\n";

@@ -40,7 +40,8 @@ struct Form {
 
 inline std::vector<std::string> form_names() {
     return {"dense/canonical", "dense/inline_sum",  "dense/inline_sum_other_names", "dense/update_on_output",
-            "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",       "layout/NN",
+            "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",
+            "dense/split_reduction", "layout/NN",
             "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
             "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
             "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32"};
@@ -100,6 +101,13 @@ inline void dense(Form &f, const Sizes &s, const std::string &how) {
         y(n, m) = activated(n, m) * 0.5f;
     } else if (how == "relu_sum_cast") {
         y(n, m) = cast<double>(max(sum(x(k, m) * w(k, n)) + bias(n), 0.f));
+    } else if (how == "split_reduction") {
+        // The reduction written over a 2-D RDom, its index computed from both (Halide's sum()
+        // binds the shared index in a Let).
+        const int inner = K % 8 == 0 ? 8 : 1;
+        RDom r(0, inner, 0, K / inner, "r");
+        Expr kk = r.x + inner * r.y;
+        y(n, m) = sum(x(kk, m) * w(kk, n));
     } else {
         throw std::invalid_argument(std::string("contraction_forms: no dense form " + how));
     }

@@ -213,7 +213,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
 
 TEST_CASE("dense forms: each spelling is recognized, correct, guard-free, without accumulator gathers", "[forms]") {
     for (const char *how : {"canonical", "inline_sum", "inline_sum_other_names", "update_on_output", "bias_init",
-                            "epilogue_chain", "bias_relu_chain", "relu_sum_cast"}) {
+                            "epilogue_chain", "bias_relu_chain", "relu_sum_cast", "split_reduction"}) {
         check_form(std::string("dense/") + how, "y");
     }
 }

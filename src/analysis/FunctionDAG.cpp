@@ -288,7 +288,10 @@ void FunctionDAG::classify_matmuls() {
         const Definition &upd = r.func.updates()[0];
         if (upd.schedule().rvars().empty()) continue;
         // acc(v...) += e, with e reading at least two producers: a contraction.
-        const Add *add = upd.values()[0].as<Add>();
+        // Halide's inline sum() binds a repeated subexpression (an index k = r.x + 32 * r.y used
+        // by both operands) in a Let: look through it.
+        const Expr value = substitute_in_all_lets(upd.values()[0]);
+        const Add *add = value.as<Add>();
         if (!add) continue;
         auto is_self_at_pure = [&](const Expr &e) {
             const Call *c = e.as<Call>();
