@@ -80,7 +80,7 @@ fi
 
 cp "$halide_include/HalideRuntime.h" "$halide_include/HalideRuntimeCuda.h" "$halide_include/HalideBuffer.h" \
    "$bundle/include/"
-cp apps/gpu/gpu_forms_runner.cpp apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
+cp apps/gpu/gpu_forms_runner.cpp apps/gpu/halide_cuda_share.h apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
 cp scripts/gpu_eval.sh "$bundle/gpu_eval.sh"
 
 {

@@ -23,12 +23,8 @@
 // Exit status: 0 when every check passed, 1 when a Diet output differs from cuBLAS by more than
 // --tol (relative to max |cuBLAS|) or cuBLAS differs from the CPU reference (checked at a few T);
 // the CSV is complete either way. 3: a CUDA/cuBLAS/Halide call failed.
-#include "gpu_common.h"
+#include "halide_cuda_share.h"
 
-#include <cuda.h>
-
-#include "HalideRuntime.h"
-#include "HalideRuntimeCuda.h"
 #include "diet_batch_matmul_nn.h"
 #include "diet_batch_matmul_nt.h"
 #include "diet_dense.h"
@@ -39,21 +35,6 @@
 using namespace gpu;
 
 namespace {
-
-CUcontext g_context = nullptr;
-cudaStream_t g_stream = nullptr;
-
-// Halide's hooks (HalideRuntimeCuda.h): hand out the primary context and our stream; nothing to
-// release because the CUDA runtime owns the context.
-int acquire_primary(void *, void **ctx, bool) {
-    *ctx = (void *)g_context;
-    return 0;
-}
-int release_primary(void *) { return 0; }
-int our_stream(void *, void *, void **stream) {
-    *stream = (void *)g_stream;
-    return 0;
-}
 
 using DietFn = int (*)(halide_buffer_t *, halide_buffer_t *, int32_t, halide_buffer_t *);
 
@@ -132,15 +113,6 @@ void usage() {
     std::exit(2);
 }
 
-void check_cu(CUresult r, const char *what) {
-    if (r != CUDA_SUCCESS) {
-        const char *s = nullptr;
-        cuGetErrorString(r, &s);
-        std::fprintf(stderr, "%s failed: %s\n", what, s ? s : "?");
-        std::exit(3);
-    }
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -177,18 +149,7 @@ int main(int argc, char **argv) {
     }
 
     const int device = 0;
-    GPU_CHECK_CUDA(cudaSetDevice(device));
-    GPU_CHECK_CUDA(cudaFree(nullptr));  // makes the primary context current
-    check_cu(cuCtxGetCurrent(&g_context), "cuCtxGetCurrent");
-    if (!g_context) {
-        std::fprintf(stderr, "no current CUDA context after cudaFree(0)\n");
-        return 3;
-    }
-    print_device(device);
-    GPU_CHECK_CUDA(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
-    halide_set_cuda_acquire_context(acquire_primary);
-    halide_set_cuda_release_context(release_primary);
-    halide_set_cuda_get_stream(our_stream);
+    const cudaStream_t g_stream = share_cuda_with_halide(device);
     cublasHandle_t h;
     GPU_CHECK_CUBLAS(cublasCreate(&h));
     GPU_CHECK_CUBLAS(cublasSetStream(h, g_stream));

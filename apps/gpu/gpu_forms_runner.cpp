@@ -17,12 +17,8 @@
 // samples, Diet and cuBLAS alternating sample by sample. A Diet call's time includes its host work.
 //
 // Exit status: 0 every form correct at every T; 1 some output wrong; 3 a CUDA or Halide call failed.
-#include "gpu_common.h"
+#include "halide_cuda_share.h"
 
-#include <cuda.h>
-
-#include "HalideRuntime.h"
-#include "HalideRuntimeCuda.h"
 #include "gpu_forms_table.h"
 
 #include <cstring>
@@ -33,19 +29,6 @@
 using namespace gpu;
 
 namespace {
-
-CUcontext g_context = nullptr;
-cudaStream_t g_stream = nullptr;
-
-int acquire_primary(void *, void **ctx, bool) {
-    *ctx = (void *)g_context;
-    return 0;
-}
-int release_primary(void *) { return 0; }
-int our_stream(void *, void *, void **stream) {
-    *stream = (void *)g_stream;
-    return 0;
-}
 
 size_t elements(const std::vector<int> &e) {
     size_t n = 1;
@@ -168,15 +151,6 @@ bool cublas_workload(const gpu_forms::Entry &f, Workload *w) {
     return true;
 }
 
-void check_cu(CUresult r, const char *what) {
-    if (r != CUDA_SUCCESS) {
-        const char *s = nullptr;
-        cuGetErrorString(r, &s);
-        std::fprintf(stderr, "%s failed: %s\n", what, s ? s : "?");
-        std::exit(3);
-    }
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -201,14 +175,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    GPU_CHECK_CUDA(cudaSetDevice(0));
-    GPU_CHECK_CUDA(cudaFree(nullptr));
-    check_cu(cuCtxGetCurrent(&g_context), "cuCtxGetCurrent");
-    print_device(0);
-    GPU_CHECK_CUDA(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
-    halide_set_cuda_acquire_context(acquire_primary);
-    halide_set_cuda_release_context(release_primary);
-    halide_set_cuda_get_stream(our_stream);
+    const cudaStream_t g_stream = share_cuda_with_halide(0);
     cublasHandle_t h;
     GPU_CHECK_CUBLAS(cublasCreate(&h));
     GPU_CHECK_CUBLAS(cublasSetStream(h, g_stream));
