@@ -7,6 +7,10 @@
 //                      against a loop of 192 vendor sgemm calls
 //              int     the dense product with uint8 x int8 -> int32 and int16 -> int32 operands
 //                      against the same contraction written in float32
+//              mlp     BERT's feed-forward block on T tokens: relu(x w1ᵀ) w2ᵀ, 768 -> 3072 -> 768, in
+//                      4 spellings, against two vendor sgemm calls with a ReLU pass between
+//              attn    softmax(q kᵀ / 8) v for 12 heads of 64, T tokens, in 2 spellings, against a
+//                      loop of 12 x (sgemm, softmax in C++, sgemm)
 //   output     <out-dir>/forms_<family>.csv (median seconds per T and system), .md (per-form geomean
 //              and worst ratios), .png (gnuplot, when installed)
 //
@@ -62,6 +66,13 @@ contraction_forms::Sizes sizes_of(const std::string &family) {
     if (family == "bmm") {
         s.K = 64;
         s.heads = 192;
+    } else if (family == "attn") {
+        s.K = 64;
+        s.heads = 12;
+    } else if (family == "mlp") {
+        s.K = 768;
+        s.N = 3072;
+        s.rows_per_t = 1;
     } else {
         s.K = 768;
         s.N = 2304;
@@ -137,9 +148,38 @@ System vendor_system(const std::string &family, const std::string &name, bench::
     v.name = name;
     auto a = std::make_shared<Buffer<float>>(), b = std::make_shared<Buffer<float>>(), c = std::make_shared<Buffer<float>>();
     DietForm *src = &shapes_from;  // for the operand values (the canonical form's)
-    v.note = family == "dense" ? "sgemm NT" : "a loop of 192 sgemm calls";
+    v.note = family == "dense" ? "sgemm NT"
+             : family == "mlp" ? "2 sgemm NT + ReLU pass"
+             : family == "attn" ? "a loop of 12 x (sgemm NT, softmax, sgemm NN)"
+                                : "a loop of 192 sgemm calls";
+    auto h = std::make_shared<Buffer<float>>();
     v.run = [=](int t) {
         src->bind(t);
+        if (family == "mlp") {  // h[m][j] = relu(sum_k x[m][k] w1[j][k]); y[m][n] = sum_j h[m][j] w2[n][j]
+            Buffer<float> x = src->form.inputs[0].get(), w1 = src->form.inputs[1].get(), w2 = src->form.inputs[2].get();
+            const int rows = x.dim(1).extent(), D = x.dim(0).extent(), H = w1.dim(1).extent();
+            if (!h->defined() || h->dim(1).extent() != rows) *h = Buffer<float>(H, rows), *c = Buffer<float>(D, rows);
+            sgemm('N', 'T', rows, H, D, x.data(), x.dim(1).stride(), w1.data(), w1.dim(1).stride(), h->data(), H);
+            for (float &e : *h) e = std::max(e, 0.f);
+            sgemm('N', 'T', rows, D, H, h->data(), H, w2.data(), w2.dim(1).stride(), c->data(), D);
+            return;
+        }
+        if (family == "attn") {
+            Buffer<float> q = src->form.inputs[0].get(), k = src->form.inputs[1].get(), vv = src->form.inputs[2].get();
+            const int D = q.dim(0).extent(), heads = q.dim(2).extent();
+            if (!h->defined() || h->dim(0).extent() != t) *h = Buffer<float>(t, t), *c = Buffer<float>(D, t, heads);
+            for (int b = 0; b < heads; b++) {
+                sgemm('N', 'T', t, t, D, &q(0, 0, b), q.dim(1).stride(), &k(0, 0, b), k.dim(1).stride(), h->data(), t);
+                for (int i = 0; i < t; i++) {
+                    float *row = &(*h)(0, i), top = row[0], total = 0;
+                    for (int j = 0; j < t; j++) top = std::max(top, row[j] * 0.125f);
+                    for (int j = 0; j < t; j++) total += row[j] = std::exp(row[j] * 0.125f - top);
+                    for (int j = 0; j < t; j++) row[j] /= total;
+                }
+                sgemm('N', 'N', t, D, t, h->data(), t, &vv(0, 0, b), vv.dim(1).stride(), &(*c)(0, 0, b), c->dim(1).stride());
+            }
+            return;
+        }
         Buffer<float> A = src->form.inputs[0].get(), B = src->form.inputs[1].get();
         const std::vector<int> sz = src->form.out_sizes(t);
         if (!c->defined() || c->dim(0).extent() != sz[0] || c->dim(1).extent() != sz[1]) *c = Buffer<float>(sz);
@@ -159,9 +199,18 @@ System vendor_system(const std::string &family, const std::string &name, bench::
     return v;
 }
 
-// "" when the Diet output equals the unscheduled algorithm's at T.
+// "" when the Diet output equals the unscheduled algorithm's at T. In a chain (an MLP, attention)
+// the reductions are computed at root, or Halide's default recomputes the first layer at every
+// point of the second.
 std::string check(DietForm &d, int t) {
     Form ref = contraction_forms::make_form(d.form.name, d.sizes, false);
+    std::vector<Func> reductions;
+    for (const auto &[name, f] : Internal::find_transitive_calls(ref.out.function())) {
+        if (name != ref.out.name() && f.has_update_definition()) reductions.emplace_back(f);
+    }
+    if (reductions.size() + ref.out.function().has_update_definition() > 1) {
+        for (Func &r : reductions) r.compute_root();
+    }
     d.bind(t);
     for (size_t i = 0; i < ref.inputs.size(); i++) ref.inputs[i].set(d.form.inputs[i].get());
     ref.T.set(t);
@@ -193,6 +242,8 @@ std::vector<std::string> forms_of(const std::string &family) {
         return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",
                 "bmm_nn/canonical", "bmm_nn/inline_sum", "bmm_nn/update_on_output"};
     }
+    if (family == "mlp") return {"mlp/canonical", "mlp/inline_sum", "mlp/relu_in_operand", "mlp/update_read"};
+    if (family == "attn") return {"attn/canonical", "attn/inline_sum"};
     return {"int/f32", "int/u8i8", "int/i16"};
 }
 
@@ -210,9 +261,9 @@ double geomean(const std::vector<double> &v) {
 int main(int argc, char **argv) {
     Config cfg;
     cfg.target = diet::runnable_host_target();
-    std::string families = "dense,bmm,int", check_ts = "1,7,64", only_ts, item;
+    std::string families = "dense,bmm,int,mlp,attn", check_ts = "1,7,64", only_ts, item;
     CLI::App app{"forms_bench: every way of writing a contraction, Diet against the canonical form and the vendors"};
-    app.add_option("--families", families, "dense,bmm,int");
+    app.add_option("--families", families, "dense,bmm,int,mlp,attn");
     app.add_option("--t-step", cfg.t_step, "time every t_step-th T in 1..128 (1: every T)");
     app.add_option("--reps", cfg.reps, "interleaved repeats (median)");
     app.add_option("--ts", only_ts, "time only these T (comma-separated) instead of every t_step-th");
@@ -268,8 +319,9 @@ int main(int argc, char **argv) {
             }
         }
         if (family != "int") {
-            systems.push_back(vendor_system(family == "dense" ? "dense" : "bmm", "openblas", bench::openblas_sgemm(), *diets[0]));
-            systems.push_back(vendor_system(family == "dense" ? "dense" : "bmm", "onednn", bench::onednn_sgemm(), *diets[0]));
+            const std::string math = family == "dense" || family == "mlp" || family == "attn" ? family : "bmm";
+            systems.push_back(vendor_system(math, "openblas", bench::openblas_sgemm(), *diets[0]));
+            systems.push_back(vendor_system(math, "onednn", bench::onednn_sgemm(), *diets[0]));
             if (family == "bmm") {
                 // The NN loop needs the NN form's operands.
                 for (const char *v : {"openblas", "onednn"}) {

@@ -8,6 +8,12 @@
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
 //   conv/3x3_zero_padded  the same "same"-sized over a zero-padded input, bias 0.25, ReLU, wt(rx, ry, ci, co)
 //   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
+//   mlp/*        two chained contractions (a transformer's feed-forward block without biases):
+//                y(n, m) = sum_j relu(h(j, m)) * w2(j, n), h(j, m) = sum_k x(k, m) * w1(k, j);
+//                x: [rows][K], w1: [N][K], w2: [K][N], y: [rows][K]; the first one's result is
+//                read by the second's reduction, not by an output
+//   attn/*       attention: softmax(q kᵀ / 8) v per head, q, k, v, out: [heads][T][K]; the scores
+//                are read by the softmax's reductions
 // Estimates are symbolic in T (range [t_min, t_max]).
 #pragma once
 
@@ -44,7 +50,8 @@ inline std::vector<std::string> form_names() {
             "dense/split_reduction", "layout/NN",
             "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
             "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
-            "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32"};
+            "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32",
+            "mlp/canonical", "mlp/inline_sum", "mlp/relu_in_operand", "mlp/update_read", "attn/canonical", "attn/inline_sum"};
 }
 
 inline Expr gelu(Expr x) { return 0.5f * x * (1.f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
@@ -211,6 +218,80 @@ inline void widening(Form &f, const Sizes &s, const std::string &how) {
     f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
 }
 
+// Two chained contractions, spelled `how`; every spelling computes relu(x w1ᵀ) w2ᵀ.
+inline void mlp(Form &f, const Sizes &s, const std::string &how) {
+    const int K = s.K, N = s.N, R = s.rows_per_t;
+    ImageParam x(Float(32), 2, "x"), w1(Float(32), 2, "w1"), w2(Float(32), 2, "w2");
+    Var n("n"), m("m");
+    RDom k(0, K, "k"), j(0, N, "j");
+    Func h("h"), y("y");
+    if (how == "canonical") {
+        // Each layer an explicit accumulator, the activation a Func of its own.
+        Func acc1("acc1"), acc2("acc2");
+        acc1(n, m) = 0.f;
+        acc1(n, m) += x(k, m) * w1(k, n);
+        h(n, m) = max(acc1(n, m), 0.f);
+        acc2(n, m) = 0.f;
+        acc2(n, m) += h(j, m) * w2(j, n);
+        y(n, m) = acc2(n, m);
+    } else if (how == "inline_sum") {
+        h(n, m) = max(sum(x(k, m) * w1(k, n)), 0.f);
+        y(n, m) = sum(h(j, m) * w2(j, n));
+    } else if (how == "relu_in_operand") {
+        // The activation applied where the second layer reads the first.
+        h(n, m) = sum(x(k, m) * w1(k, n));
+        y(n, m) = sum(max(h(j, m), 0.f) * w2(j, n));
+    } else if (how == "update_read") {
+        // The first layer's update is read directly by the second layer's reduction.
+        h(n, m) = 0.f;
+        h(n, m) += x(k, m) * w1(k, n);
+        y(n, m) = sum(max(h(j, m), 0.f) * w2(j, n));
+    } else {
+        throw std::invalid_argument(std::string("contraction_forms: no mlp form " + how));
+    }
+    f.inputs = {x, w1, w2};
+    f.in_sizes = {[=](int t) { return std::vector<int>{K, R * t}; }, [=](int) { return std::vector<int>{K, N}; },
+                  [=](int) { return std::vector<int>{N, K}; }};
+    f.out = y;
+    f.out_sizes = [=](int t) { return std::vector<int>{K, R * t}; };
+}
+
+// Attention per head: out(d, i, b) = sum_j softmax_j(q(., i, b) · k(., j, b) / 8) v(d, j, b).
+inline void attention(Form &f, const Sizes &s, const std::string &how) {
+    const int D = s.K, H = s.heads;
+    ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k"), v(Float(32), 3, "v");
+    Var d("d"), i("i"), j("j"), b("b");
+    RDom rd(0, D, "rd"), rj(0, f.T, "rj");
+    Func scores("scores"), mx("mx"), e("e"), den("den"), p("p"), out("out");
+    if (how == "canonical") {
+        Func qk("qk"), ctx("ctx");
+        qk(j, i, b) = 0.f;
+        qk(j, i, b) += q(rd, i, b) * k(rd, j, b);
+        scores(j, i, b) = qk(j, i, b) * 0.125f;
+        mx(i, b) = maximum(scores(rj, i, b));
+        e(j, i, b) = exp(scores(j, i, b) - mx(i, b));
+        den(i, b) = sum(e(rj, i, b));
+        p(j, i, b) = e(j, i, b) / den(i, b);
+        ctx(d, i, b) = 0.f;
+        ctx(d, i, b) += p(rj, i, b) * v(d, rj, b);
+        out(d, i, b) = ctx(d, i, b);
+    } else if (how == "inline_sum") {
+        scores(j, i, b) = sum(q(rd, i, b) * k(rd, j, b)) * 0.125f;
+        mx(i, b) = maximum(scores(rj, i, b));
+        e(j, i, b) = exp(scores(j, i, b) - mx(i, b));
+        den(i, b) = sum(e(rj, i, b));
+        p(j, i, b) = e(j, i, b) / den(i, b);
+        out(d, i, b) = sum(p(rj, i, b) * v(d, rj, b));
+    } else {
+        throw std::invalid_argument(std::string("contraction_forms: no attn form " + how));
+    }
+    f.inputs = {q, k, v};
+    auto qkv = [=](int t) { return std::vector<int>{D, t, H}; };
+    f.in_sizes = {qkv, qkv, qkv};
+    f.out = out;
+    f.out_sizes = qkv;
+}
+
 }  // namespace detail
 
 // Sets estimates: each extent that grows with T becomes (T + c) or rows_per_t * T, constant ones stay.
@@ -240,6 +321,8 @@ inline Form make_form(const std::string &name, const Sizes &s, bool symbolic_est
     else if (fam == "bmm_nt" || fam == "bmm_nn") detail::bmm(f, s, fam == "bmm_nt", how);
     else if (fam == "conv") detail::conv(f, how);
     else if (fam == "int") detail::widening(f, s, how);
+    else if (fam == "mlp") detail::mlp(f, s, how);
+    else if (fam == "attn") detail::attention(f, s, how);
     else throw std::invalid_argument(std::string("contraction_forms: no form " + name));
     if (symbolic_estimates) set_symbolic_estimates(f);
     return f;

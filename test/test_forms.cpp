@@ -86,8 +86,15 @@ private:
         using IRVisitor::visit;
         void visit(const IfThenElse *op) override { problems.push_back("if"), IRVisitor::visit(op); }
         void visit(const Select *op) override { problems.push_back("select"), IRVisitor::visit(op); }
-        void visit(const Min *op) override { problems.push_back("min"), IRVisitor::visit(op); }
-        void visit(const Max *op) override { problems.push_back("max"), IRVisitor::visit(op); }
+        // Integer min/max: index clamping (a float max is the math: a ReLU read by the product).
+        void visit(const Min *op) override {
+            if (!op->type.is_float()) problems.push_back("min");
+            IRVisitor::visit(op);
+        }
+        void visit(const Max *op) override {
+            if (!op->type.is_float()) problems.push_back("max");
+            IRVisitor::visit(op);
+        }
         void visit(const Call *op) override {
             if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::if_then_else)) problems.push_back(op->name);
             IRVisitor::visit(op);
@@ -413,4 +420,89 @@ TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
     CHECK(tasks.count(1));
     CHECK(tasks[1] <= 1);  // one task (a parallel loop of one iteration may be lowered away: 0)
     CHECK(tasks[128] >= 192);
+}
+
+namespace {
+
+// A chain of contractions: every contraction is recognized (the first hosted on the Func the
+// second reads, or on a wrapper of its accumulator), none is left to the default rules, each
+// one's compute loops are guard-free without accumulator gathers, and the outputs are right at
+// every T tried, inside the range and past it.
+void check_chain(const std::string &label, int contractions, const std::vector<int> &ts,
+                 const contraction_forms::Sizes &sizes) {
+    INFO("form " << label);
+    Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
+    diet::FunctionDAG dag({diet_form.out.function()});
+    REQUIRE((int)dag.matmuls().size() == contractions);
+    CHECK(dag.unmatched_reductions().empty());
+    int intermediate_hosts = 0;
+    for (const diet::MatmulPattern &p : dag.matmuls()) {
+        INFO("recognized: " << p.description);
+        intermediate_hosts += !p.host_is_output;
+        REQUIRE(p.host_extent.size() == dag.node(p.host).func.args().size());
+    }
+    CHECK(intermediate_hosts == contractions - 1);
+
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    try {
+        diet::autoschedule(Pipeline(diet_form.out), target, 2, 0, diet::Options{});
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, !Catch::Contains("scheduled with the default stage rules"));
+
+    Stmt lowered;
+    Pipeline dp(diet_form.out), rp(ref_form.out);
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(target);
+    for (const diet::MatmulPattern &p : dag.matmuls()) {
+        INFO("contraction " << p.acc);
+        // The exact name: a softmax's sum() is "sum$<n>" too.
+        ComputeLoopCheck check(p.acc, false, true);
+        ComputeLoopCheck plain(p.acc, false);
+        lowered.accept(&check);
+        lowered.accept(&plain);
+        INFO("update loops:" << check.update_loops);
+        CHECK(check.loops + plain.loops > 0);
+        for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+        for (const std::string &problem : plain.problems) FAIL_CHECK(problem);
+    }
+    for (int t : ts) {
+        INFO("T = " << t);
+        for (size_t i = 0; i < diet_form.inputs.size(); i++) {
+            Buffer<> b = input_of(diet_form.inputs[i].type(), diet_form.in_sizes[i](t), 7 + (uint32_t)i);
+            diet_form.inputs[i].set(b);
+            ref_form.inputs[i].set(b);
+        }
+        diet_form.T.set(t);
+        ref_form.T.set(t);
+        CHECK(compare(dp.realize(diet_form.out_sizes(t), target), rp.realize(ref_form.out_sizes(t), target)) == "");
+    }
+}
+
+}  // namespace
+
+// The first layer's result is not an output: it is tiled where it is computed (at root) and sized at
+// run time by what the second layer reads (here the output's rows, and a constant width).
+TEST_CASE("two chained contractions (an MLP), four spellings", "[forms][chain]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 40;
+    sizes.N = 72;
+    for (const char *how : {"canonical", "inline_sum", "relu_in_operand", "update_read"}) {
+        check_chain(std::string("mlp/") + how, 2, {1, 2, 3, 7, 16, 37, 64, 100}, sizes);
+    }
+}
+
+// The scores are read by the softmax's reductions over T: hosted on the scaled scores (or the
+// inline sum's Func), sized by a run-time parameter (T, the reduction's extent).
+TEST_CASE("attention: scores read by a softmax, then the context product", "[forms][chain]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 24;
+    sizes.heads = 3;
+    for (const char *how : {"canonical", "inline_sum"}) {
+        check_chain(std::string("attn/") + how, 2, {1, 2, 5, 17, 33, 64}, sizes);  // T bounds an RDom: in range
+    }
 }

@@ -5,6 +5,8 @@
 #include "HalideBuffer.h"
 #include "third_party_diet.h"
 #include "third_party_frozen.h"
+#include "third_party_attention.h"
+#include "third_party_attention_frozen.h"
 #include "third_party_scores.h"
 
 #include <cmath>
@@ -61,5 +63,40 @@ TEST_CASE("a user's attention scores written as an update on the output: correct
             }
         }
         CHECK(worst < 1e-4);
+    }
+}
+
+TEST_CASE("a user's attention block (scores read by a softmax): correct at every S, the frozen schedule identical",
+          "[third_party]") {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (int S = 1; S <= 64; S++) {  // S bounds the softmax's RDom: its range is the family
+        INFO("S=" << S);
+        Buffer<float> q(32, S, 4), k(32, S, 4), v(32, S, 4), out(32, S, 4), frozen(32, S, 4);
+        for (Buffer<float> *b : {&q, &k, &v}) b->for_each_value([&](float &x) { x = u(rng); });
+        REQUIRE(third_party_attention(q, k, v, S, out) == 0);
+        REQUIRE(third_party_attention_frozen(q, k, v, S, frozen) == 0);
+        double worst = 0, worst_frozen = 0;
+        for (int h = 0; h < 4; h++) {
+            for (int i = 0; i < S; i++) {
+                std::vector<double> p(S);
+                double top = -1e300, total = 0;
+                for (int j = 0; j < S; j++) {
+                    double s = 0;
+                    for (int c = 0; c < 32; c++) s += (double)q(c, i, h) * k(c, j, h);
+                    p[j] = s / std::sqrt(32.0);
+                    top = std::max(top, p[j]);
+                }
+                for (int j = 0; j < S; j++) total += p[j] = std::exp(p[j] - top);
+                for (int d = 0; d < 32; d++) {
+                    double ref = 0;
+                    for (int j = 0; j < S; j++) ref += p[j] * v(d, j, h) / total;
+                    worst = std::max(worst, std::abs(ref - out(d, i, h)));
+                    worst_frozen = std::max(worst_frozen, (double)std::abs(out(d, i, h) - frozen(d, i, h)));
+                }
+            }
+        }
+        CHECK(worst < 1e-4);
+        CHECK(worst_frozen == 0);
     }
 }

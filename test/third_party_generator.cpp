@@ -8,6 +8,9 @@
 #ifdef DIET_FROZEN_SCHEDULE
 #include DIET_FROZEN_SCHEDULE
 #endif
+#ifdef DIET_FROZEN_ATTENTION_SCHEDULE
+#include DIET_FROZEN_ATTENTION_SCHEDULE
+#endif
 
 namespace {
 
@@ -62,7 +65,42 @@ public:
     }
 };
 
+// A whole attention block as someone else writes it: scores by an inline sum() divided by
+// sqrt(d), a numerically safe softmax whose reductions run over an RDom bounded by the token count
+// S (an Input<int>), and the context as an update on the output. The scores' product is read by
+// the softmax, not by an output: Diet tiles it where it is computed, sized at run time by S.
+class ThirdPartyAttention : public Generator<ThirdPartyAttention> {
+public:
+    Input<Buffer<float>> query{"query", 3};  // (d, i, h): [32, S, 4]
+    Input<Buffer<float>> key{"key", 3};      // (d, j, h): [32, S, 4]
+    Input<Buffer<float>> value{"value", 3};  // (d, j, h): [32, S, 4]
+    Input<int> S{"S", 16, 1, 64};
+    Output<Buffer<float>> context{"context", 3};  // (d, i, h): [32, S, 4]
+
+    void generate() {
+        Var d("d"), i("i"), j("j"), h("h");
+        RDom c(0, 32, "c"), t(0, S, "t");
+        Func logits("logits"), top("top"), w("w"), total("total");
+        logits(j, i, h) = sum(query(c, i, h) * key(c, j, h)) / std::sqrt(32.f);
+        top(i, h) = maximum(logits(t, i, h));
+        w(j, i, h) = exp(logits(j, i, h) - top(i, h));
+        total(i, h) = sum(w(t, i, h));
+        context(d, i, h) = 0.f;
+        context(d, i, h) += w(t, i, h) * value(d, t, h) / total(i, h);
+        Expr tokens = auto_schedule ? Expr(S) : Expr(16);
+        for (Input<Buffer<float>> *in : {&query, &key, &value}) in->set_estimates({{0, 32}, {0, tokens}, {0, 4}});
+        context.set_estimates({{0, 32}, {0, tokens}, {0, 4}});
+    }
+
+    void schedule() {
+#ifdef DIET_FROZEN_ATTENTION_SCHEDULE
+        if (!auto_schedule) DIET_FROZEN_ATTENTION_APPLY(get_pipeline(), get_target());
+#endif
+    }
+};
+
 }  // namespace
 
+HALIDE_REGISTER_GENERATOR(ThirdPartyAttention, third_party_attention)
 HALIDE_REGISTER_GENERATOR(ThirdParty, third_party)
 HALIDE_REGISTER_GENERATOR(ThirdPartyScores, third_party_scores)

@@ -40,6 +40,13 @@ contraction_forms::Sizes sizes_for(const std::string &family) {
     if (family == "bmm_nt" || family == "bmm_nn") {
         s.K = 64;
         s.heads = 192;
+    } else if (family == "attn") {
+        s.K = 64;
+        s.heads = 12;
+    } else if (family == "mlp") {
+        s.K = 768;
+        s.N = 3072;
+        s.rows_per_t = 1;
     } else if (family != "conv") {
         s.K = 768;
         s.N = 2304;
@@ -60,8 +67,18 @@ std::vector<std::string> split(const std::string &s) {
 
 // The reference schedule: Halide's default (every reduction computed where it is used), with the
 // output's outermost dimension parallel in every definition that has it as a pure variable, so the
-// unscheduled algorithm checks BERT-sized outputs in seconds on the GPU machine's cores.
+// unscheduled algorithm checks BERT-sized outputs in seconds on the GPU machine's cores. Reductions
+// read by other reductions (a chain: an MLP's first layer, attention's scores and softmax) are
+// computed at root when there are several, or the default would recompute them at every point
+// that reads them.
 void schedule_reference(Func out) {
+    std::vector<Func> reductions;
+    for (const auto &[name, f] : Internal::find_transitive_calls(out.function())) {
+        if (name != out.name() && f.has_update_definition()) reductions.emplace_back(f);
+    }
+    if (reductions.size() + out.function().has_update_definition() > 1) {
+        for (Func &r : reductions) r.compute_root();
+    }
     const std::string outer = out.args().back().name();
     out.compute_root().parallel(Var(outer));
     for (int u = 0; u < out.num_update_definitions(); u++) {

@@ -1,4 +1,5 @@
 #include "analysis/FunctionDAG.h"
+#include "analysis/SymbolicRegion.h"
 #include "common/Errors.h"
 
 #include <algorithm>
@@ -106,7 +107,7 @@ bool is_plain_copy(const Function &f) {
 
 // MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
 // operand that does not move with the vectors, and by no operand that does (so each vector loaded
-// is reused across the rows, each broadcast across the vectors). 1 when none qualifies.
+// is reused across the rows, each broadcast across the vectors). -1 when none qualifies.
 int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
                     const std::vector<int> &acc_arg_of_host_dim) {
     const std::string &vector_var = acc_args[acc_arg_of_host_dim[0]];
@@ -120,7 +121,7 @@ int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<st
         }
         if (broadcast_side && !vector_side) return (int)d;
     }
-    return 1;
+    return -1;
 }
 
 // The loops of one stage, innermost first, as Halide's schedule lists them.
@@ -282,6 +283,18 @@ const FuncNode &FunctionDAG::node(const std::string &name) const {
     return nodes_[it->second];
 }
 
+// The next link of a contraction's epilogue chain after `cur`: its only consumer, when that is a
+// pure single-valued Func of the same dimensionality reading `cur` at its own coordinates (the
+// mapping of its dimensions to cur's arguments in `m`). Null when the chain ends at `cur`.
+const FuncNode *FunctionDAG::chain_consumer(const FuncNode &cur, int dims, std::vector<int> *m) const {
+    if (cur.consumers.size() != 1) return nullptr;
+    const FuncNode &c = node(*cur.consumers.begin());
+    // A Tuple has no single output_buffer() for the tile variants' conditions (test_fuzz).
+    if (c.has_updates() || c.is_extern || c.dims() != dims || c.func.outputs() != 1) return nullptr;
+    *m = pointwise_mapping(c.func, cur.name);
+    return m->empty() ? nullptr : &c;
+}
+
 void FunctionDAG::classify_matmuls() {
     for (const FuncNode &r : nodes_) {
         if (r.is_extern || r.stages.size() != 2 || r.dims() < 2 || r.func.outputs() != 1) continue;
@@ -313,9 +326,12 @@ void FunctionDAG::classify_matmuls() {
         }
         if (!pure_lhs) { reject("its update does not write at its pure coordinates"); continue; }
 
-        // Where the result goes: the output itself, or a pure output reached through pointwise
-        // Funcs (each read by exactly one consumer, so that they are inlined into the host).
+        // Where the result goes: the output itself, or along a chain of pure pointwise Funcs
+        // (each the only consumer of the one before: the epilogue, inlined into the host) to the
+        // first that is an output or is read otherwise (the host, computed at root). When acc
+        // itself is read otherwise, a wrapper of it hosts the kernel.
         const FuncNode *host_ptr = &r;
+        bool wraps_acc = false;
         std::vector<int> mapping(r.dims());
         for (int d = 0; d < r.dims(); d++) mapping[d] = d;
         std::vector<std::string> epilogue;
@@ -324,39 +340,45 @@ void FunctionDAG::classify_matmuls() {
             if (!r.consumers.empty()) why = "the reduction is an output that other stages also read";
         } else {
             const FuncNode *cur = &r;
-            while (why.empty()) {
-                if (cur->consumers.size() != 1) {
-                    why = cur == &r ? "it has more than one consumer" : "its epilogue " + cur->name + " has more than one consumer";
+            while (true) {
+                std::vector<int> m;
+                const FuncNode *next = chain_consumer(*cur, r.dims(), &m);
+                if (!next) {
+                    if (cur == &r) {
+                        wraps_acc = true;
+                    } else {
+                        host_ptr = cur;
+                        epilogue.pop_back();
+                    }
                     break;
                 }
-                const FuncNode &c = node(*cur->consumers.begin());
-                if (c.has_updates() || c.is_extern || c.dims() != r.dims()) {
-                    why = "its consumer " + c.name + " is not a pure Func of the same dimensionality";
-                    break;
-                }
-                // The tile variants are specialized on the output's buffer extents:
-                // output_buffer() does not exist for a Tuple-valued output (test_fuzz).
-                if (c.func.outputs() != 1) { why = "its consumer " + c.name + " is a Tuple"; break; }
-                std::vector<int> m = pointwise_mapping(c.func, cur->name);
-                if (m.empty()) { why = "its consumer " + c.name + " does not read it pointwise"; break; }
                 mapping = compose(m, mapping);
-                if (c.is_output) {
-                    host_ptr = &c;
+                if (next->is_output) {
+                    host_ptr = next;
                     break;
                 }
-                if (!c.pointwise_consumed) { why = "its epilogue " + c.name + " is not read pointwise"; break; }
-                epilogue.push_back(c.name);
-                cur = &c;
+                epilogue.push_back(next->name);
+                cur = next;
             }
         }
         if (!why.empty()) { reject(why); continue; }
         const FuncNode &host = *host_ptr;
+        std::vector<Expr> host_extent;
+        if (host.is_output) {
+            for (int d = 0; d < host.dims(); d++) host_extent.push_back(Func(host.func).output_buffer().dim(d).extent());
+        } else {
+            host_extent = run_time_extents(*this, host.name);
+            if (host_extent.empty()) {
+                reject("the region of " + host.name + " it would be tiled over is not known before the pipeline runs");
+                continue;
+            }
+        }
         // The batched kernel fuses the tile and batch loops into one parallel task loop. When other
         // stages also read the output, Halide 14 bounds the batch index recovered from that loop
         // (task / tiles, over the union of regions) so loosely that the output and the operands
         // are "accessed" at negative batches and the pipeline fails at run time (test_fuzz).
-        if (host.dims() > 2 && !host.consumers.empty()) {
-            reject("its batched output " + host.name + " is also read by " + *host.consumers.begin());
+        if (host.dims() > 2 && !host.consumers.empty() && host.is_output) {
+            reject("its batched " + std::string(host.is_output ? "output " : "result ") + host.name + " is read by " + *host.consumers.begin());
             continue;
         }
         // One micro-kernel per output: a second reduction read by the same output (out = a@b + c@d)
@@ -372,7 +394,10 @@ void FunctionDAG::classify_matmuls() {
         p.acc = r.name;
         p.host = host.name;
         p.epilogue = epilogue;
-        p.update_on_output = &host == &r;
+        p.update_on_output = &host == &r && !wraps_acc;
+        p.host_is_output = host.is_output;
+        p.host_wraps_acc = wraps_acc;
+        p.host_extent = host_extent;
         p.acc_arg_of_host_dim = mapping;
         p.type = r.func.output_types()[0];
         for (const LoopVar &l : r.stages[1].loops) {
@@ -407,14 +432,26 @@ void FunctionDAG::classify_matmuls() {
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
             if (!seen) p.operands.push_back(o);
         }
-        p.row_dim = reusing_row_dim(operands.func_calls, r.func.args(), mapping);
+        const int reusing = reusing_row_dim(operands.func_calls, r.func.args(), mapping);
+        // No operand reused across the output (non-local means' weighted sum: every product reads
+        // per-pixel weights): a register tile gains nothing. On an output the kernel still tiles
+        // and vectorizes it; an intermediate is left to the stage rules, which compute such
+        // per-pixel operands per tile instead of materializing them.
+        if (reusing < 0 && !host.is_output) {
+            reject("no operand is reused across its result (a weighted sum, not a product of matrices)");
+            continue;
+        }
+        p.row_dim = std::max(reusing, 1);
         std::vector<std::string> rnames, onames;
         for (const LoopVar &l : p.reduction) rnames.push_back(l.name);
         for (const ContractionOperand &o : p.operands) onames.push_back(o.func);
         p.description = "contraction " + r.name + "(" + joined(r.func.args()) + ") += product of " + joined(onames) +
                         " over " + joined(rnames) + "; " +
                         (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
-                                            : "output " + host.name + (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
+                         : wraps_acc ? "read by other stages, tiled through a wrapper computed at root"
+                                     : (host.is_output ? "output " : "result ") + host.name +
+                                           (host.is_output ? "" : " (computed at root, read by " + joined({host.consumers.begin(), host.consumers.end()}) + ")") +
+                                           (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
                         "; vectors along " + vector_var +
                         (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)") +
                         (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]);

@@ -54,11 +54,21 @@ struct ContractionOperand {
 // any order of dimensions: the host's dimension d reads acc's argument acc_arg_of_host_dim[d].
 // Or the update is on the output itself (update_on_output: host == acc); the schedule then moves
 // the reduction into an intermediate (rfactor) read through a pure wrapper that it tiles.
+// The host may also be an intermediate Func (computed at root): the last pure Func of the chain when
+// what reads it is not pointwise (the first layer of an MLP, read by the second's reduction), or,
+// when acc itself is read so (by several consumers, or by a softmax's reductions), a pure wrapper
+// of acc the schedule makes (host_wraps_acc: host == acc).
 // The micro-kernel tiles `host` and computes `acc` per tile.
 struct MatmulPattern {
     std::string acc, host;
     std::vector<std::string> epilogue;  // pure pointwise Funcs between acc and host, acc's consumer first
     bool update_on_output = false;
+    bool host_is_output = true;
+    bool host_wraps_acc = false;
+    // The host's extent per dimension when the pipeline runs (analysis/SymbolicRegion.h): its
+    // output buffer's, or for an intermediate host the region its consumers require. Tile variants
+    // and dispatch leaves are specialized on these.
+    std::vector<Halide::Expr> host_extent;
     // For each dimension d of the host (0 = innermost storage), the acc argument it reads.
     std::vector<int> acc_arg_of_host_dim;
     // The host dimension the register tile's rows run along: the first dimension after 0 that
@@ -114,6 +124,7 @@ private:
     std::map<std::string, std::string> unmatched_;
 
     void classify_matmuls();
+    const FuncNode *chain_consumer(const FuncNode &cur, int dims, std::vector<int> *m) const;
 };
 
 }  // namespace diet

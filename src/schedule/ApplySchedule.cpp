@@ -57,7 +57,8 @@ private:
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
-    std::vector<SizeExpr> kernel_extents_;   // the output's run-time extents, in kernel order
+    std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
+    std::vector<SizeExpr> kernel_extents_;   // the same in kernel order
     std::vector<std::string> notes_;
 
     FuncRef &ref(const std::string &name) {
@@ -196,9 +197,35 @@ private:
         serial_tasks_ = false;
         kernel_dims_ = p.kernel_dims();
         reduction_ = kc.reduction;
+        host_extents_.clear();
+        // The C++ spelling of an output buffer by its Parameter's name ("y", or "y.1" for a Tuple's
+        // second buffer); empty for an input buffer.
+        const auto output_ident = [this](const std::string &buffer) {
+            if (dag_.has(buffer) && dag_.node(buffer).is_output) return ref(buffer).ident + ".output_buffer()";
+            const size_t dot = buffer.rfind('.');
+            if (dot == std::string::npos) return std::string();
+            const std::string func = buffer.substr(0, dot), index = buffer.substr(dot + 1);
+            if (!dag_.has(func) || !dag_.node(func).is_output || index.empty() ||
+                index.find_first_not_of("0123456789") != std::string::npos) {
+                return std::string();
+            }
+            return ref(func).ident + ".output_buffers()[" + index + "]";
+        };
+        for (const Expr &e : p.host_extent) host_extents_.push_back(w_.run_time_size(e, output_ident));
         kernel_extents_.clear();
-        for (int d : kernel_dims_) kernel_extents_.push_back(w_.output_extent(out, d));
+        for (int d : kernel_dims_) kernel_extents_.push_back(host_extents_.at(d));
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
+        if (p.host_wraps_acc) {
+            // Read by other stages as it is: a pure wrapper, computed at root, is tiled instead.
+            host = w_.wrapper(acc);
+            w_.compute_root(host);
+            host_stages = stages_of(host.func.function());
+            // Its readers read the wrapper now: a later wrapper of acc for one of them (a second
+            // contraction's operand panel) wraps this one, or it would bypass it.
+            refs_.at(p.acc) = host;
+        } else if (!p.host_is_output) {
+            w_.compute_root(host);
+        }
         if (p.update_on_output) {
             StageRef upd = w_.stage(out, 1, host_stages[1]);
             acc = w_.rfactor_all(upd, p.acc + "_acc");
@@ -284,8 +311,8 @@ private:
             for (size_t d = 0; d < leaf.lo.size(); d++) {
                 // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
                 const int od = kernel_dims_[d];
-                if (leaf.lo[d] > 1) box.push_back(w_.extent_at_least(out, od, leaf.lo[d]));
-                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.extent_at_most(out, od, leaf.hi[d]));
+                if (leaf.lo[d] > 1) box.push_back(w_.at_least(host_extents_.at(od), leaf.lo[d]));
+                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.at_most(host_extents_.at(od), leaf.hi[d]));
             }
             const bool last = li + 1 == leaves.leaves.size() || box.empty();
             if (dispatching) {
@@ -300,7 +327,7 @@ private:
             }
             std::vector<int64_t> at_least = leaf.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
-            apply_kernel(leaf.kernel, out, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            apply_kernel(leaf.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
             notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
                              leaf.kernel.to_string() + (dispatching ? " for " + leaf.covers : std::string()) + ".");
             if (last) break;
@@ -310,7 +337,7 @@ private:
     // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
-    void apply_kernel(const MicroKernel &k, FuncRef &out, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
+    void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
                       const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
@@ -325,18 +352,30 @@ private:
                 if (t.cols <= min_cols && t.rows <= min_rows && !gpu_) break;
             }
         }
+        // Conditions already specialized on: a host extent that is a constant (the hidden width of
+        // an MLP's first layer) decides some of them before run time, and Halide hands back the
+        // existing specialization for a condition it has seen (already tiled: "n_v is already used").
+        std::vector<Expr> taken;
         for (size_t i = 0; i < variants.size(); i++) {
             const TileVariant &t = variants[i];
             StageRef hs = host_s, is = init_s, us = update_s;
-            if (i + 1 < variants.size()) {
+            bool last = i + 1 == variants.size();
+            if (!last) {
                 std::vector<Condition> cs;
-                if (t.cols > 1) cs.push_back(w_.extent_at_least(out, 0, t.cols));
-                if (t.rows > 1) cs.push_back(w_.extent_at_least(out, kernel_dims_[1], t.rows));
-                if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(out, t, min_gpu_blocks(t, gpu_sms_)));
-                Condition c = w_.all_of(cs);
-                hs = w_.specialize(host_s, c);
-                is = w_.specialize(init_s, c);
-                us = w_.specialize(update_s, c);
+                if (t.cols > 1) cs.push_back(w_.at_least(host_extents_.at(0), t.cols));
+                if (t.rows > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[1]), t.rows));
+                if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(t, min_gpu_blocks(t, gpu_sms_)));
+                const Expr decided = cs.empty() ? Expr(true) : Internal::simplify(w_.all_of(cs).expr);
+                const bool seen = std::any_of(taken.begin(), taken.end(), [&](const Expr &e) { return Internal::equal(e, decided); });
+                if (Internal::is_const_zero(decided) || seen) continue;  // never reached
+                last = Internal::is_const_one(decided);
+                if (!last) {
+                    Condition c = w_.all_of(cs);
+                    hs = w_.specialize(host_s, c);
+                    is = w_.specialize(init_s, c);
+                    us = w_.specialize(update_s, c);
+                    taken.push_back(decided);
+                }
             }
             if (gpu_ && k.cuda.staged()) {
                 tile_host_staged(w_, hs, t, nm);
@@ -351,15 +390,16 @@ private:
                 tile_host_cpu(hs, t, k.cpu, nm, task);
                 tile_acc_cpu(is, us, t, k.cpu, nm);
             }
+            if (last) break;
         }
     }
 
-    // The output's tiles of variant t (its blocks on a GPU) number at least n: every dimension's
+    // The host's tiles of variant t (its blocks on a GPU) number at least n: every dimension's
     // extent, the two kernel dimensions divided by the tile, rounded up.
-    Condition blocks_at_least(const FuncRef &out, const TileVariant &t, int64_t n) {
+    Condition blocks_at_least(const TileVariant &t, int64_t n) {
         SizeExpr blocks = size_constant(1);
-        for (int d = 0; d < out.func.dimensions(); d++) {
-            SizeExpr e = w_.output_extent(out, d);
+        for (int d = 0; d < (int)host_extents_.size(); d++) {
+            SizeExpr e = host_extents_[d];
             if (d == 0) e = ceil_div(e, size_constant(t.cols));
             else if (d == kernel_dims_[1]) e = ceil_div(e, size_constant(t.rows));
             blocks = blocks * e;

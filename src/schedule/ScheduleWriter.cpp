@@ -87,6 +87,13 @@ ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer, const F
     return f;
 }
 
+ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer) {
+    Func w = Func(producer.func).in();
+    FuncRef f{w, fresh_ident(producer.ident + "_in")};
+    emit("Func " + f.ident + " = " + producer.ident + ".in();");
+    return f;
+}
+
 ScheduleWriter::FuncRef ScheduleWriter::rfactor_all(const StageRef &update, const std::string &base) {
     Func f = Stage(update.stage).rfactor(std::vector<std::pair<RVar, Var>>{});
     FuncRef r{f, fresh_ident(base)};
@@ -124,19 +131,75 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     return sp;
 }
 
-Condition ScheduleWriter::extent_at_least(const FuncRef &output, int dim, int64_t value) {
-    Expr e = output.func.output_buffer().dim(dim).extent() >= (int)value;
-    return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() >= " + std::to_string(value)};
-}
-
-Condition ScheduleWriter::extent_at_most(const FuncRef &output, int dim, int64_t value) {
-    Expr e = output.func.output_buffer().dim(dim).extent() <= (int)value;
-    return {e, output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent() <= " + std::to_string(value)};
-}
-
 SizeExpr ScheduleWriter::output_extent(const FuncRef &output, int dim) {
     return {output.func.output_buffer().dim(dim).extent(),
             output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent()"};
+}
+
+namespace {
+
+// Declared once in the source: apply_schedule_<name> receives the Pipeline only, so a scalar
+// parameter (or an input buffer's bound) a condition compares is found in its definitions.
+const char *kPipelineVariableLambda = R"(auto diet_pipeline_variable = [&pipeline](const std::string &name) {
+    struct Finder : ::Halide::Internal::IRVisitor {
+        std::string name;
+        ::Halide::Expr found;
+        using ::Halide::Internal::IRVisitor::visit;
+        void visit(const ::Halide::Internal::Variable *op) override {
+            if (op->name == name && op->param.defined()) found = op;
+        }
+    } finder;
+    finder.name = name;
+    for (const Func &out : pipeline.outputs()) {
+        std::map<std::string, ::Halide::Internal::Function> env = ::Halide::Internal::find_transitive_calls(out.function());
+        env.emplace(out.name(), out.function());
+        for (const auto &kv : env) {
+            if (!kv.second.has_pure_definition()) continue;
+            kv.second.definition().accept(&finder);
+            for (const ::Halide::Internal::Definition &u : kv.second.updates()) u.accept(&finder);
+        }
+    }
+    if (!finder.found.defined()) {  // (Halide.h leaves no error macros defined)
+        ::Halide::Internal::ErrorReport(__FILE__, __LINE__, nullptr, ::Halide::Internal::ErrorReport::User)
+            << "Diet schedule: the pipeline reads no parameter " << name << "\n";
+    }
+    return finder.found;
+};)";
+
+}  // namespace
+
+SizeExpr ScheduleWriter::run_time_size(const Expr &e, const std::function<std::string(const std::string &)> &output_ident) {
+    const std::function<std::string(const Internal::Variable *)> name_of = [&](const Internal::Variable *v) {
+        const Internal::Parameter &p = v->param;
+        internal_assert(p.defined()) << "Diet: " << v->name << " is not a run-time size\n";
+        if (p.is_buffer()) {
+            for (const char *field : {".extent.", ".min."}) {
+                const std::string prefix = p.name() + field;
+                if (v->name.compare(0, prefix.size(), prefix) != 0) continue;
+                const std::string dim = v->name.substr(prefix.size());
+                const std::string func = output_ident(p.name());
+                if (func.empty()) break;  // an input buffer
+                return func + ".dim(" + dim + ")." + (std::string(field) == ".extent." ? "extent()" : "min()");
+            }
+        }
+        auto it = value_ident_.find(v->name);
+        if (it != value_ident_.end()) return it->second;
+        if (value_ident_.empty()) value_decls_.push_back(kPipelineVariableLambda);
+        const std::string id = fresh_ident("value_" + v->name);
+        value_ident_[v->name] = id;
+        value_decls_.push_back("::Halide::Expr " + id + " = diet_pipeline_variable(" + cpp_string_literal(v->name) + ");");
+        return id;
+    };
+    return {e, size_text(e, name_of)};
+}
+
+Condition ScheduleWriter::at_least(const SizeExpr &size, int64_t value) {
+    // size_text parenthesizes every compound term: no parentheses needed around it.
+    return {size.expr >= (int)value, size.text + " >= " + std::to_string(value)};
+}
+
+Condition ScheduleWriter::at_most(const SizeExpr &size, int64_t value) {
+    return {size.expr <= (int)value, size.text + " <= " + std::to_string(value)};
 }
 
 void ScheduleWriter::comment(const std::string &text) {
@@ -298,6 +361,7 @@ std::string ScheduleWriter::source() const {
     std::ostringstream o;
     // Halide's .schedule.h prologue already says `using` for Func, MemoryType, RVar, TailStrategy, Var.
     for (const auto &d : func_decls_) o << d << "\n";
+    for (const auto &d : value_decls_) o << d << "\n";
     for (const auto &d : var_decls_) o << d << "\n";
     for (const auto &s : statements_) o << s << "\n";
     return o.str();

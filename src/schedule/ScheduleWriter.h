@@ -7,6 +7,7 @@
 #include "analysis/FunctionDAG.h"
 #include "schedule/SizeExpr.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -36,6 +37,7 @@ public:
 
     FuncRef func(const FuncNode &node);
     FuncRef wrapper(const FuncRef &producer, const FuncRef &consumer);  // producer.in(consumer)
+    FuncRef wrapper(const FuncRef &producer);  // producer.in(): read by every consumer
     // update.rfactor({}): the whole reduction of an update moves into a new Func (pure init with
     // the reduction's identity, the same update); the update then adds that Func's value.
     FuncRef rfactor_all(const StageRef &update, const std::string &base);
@@ -45,12 +47,16 @@ public:
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     StageRef specialize(const StageRef &s, const Condition &c);
 
-    // Output extent of an output Func's dimension compared with a constant.
-    Condition extent_at_least(const FuncRef &output, int dim, int64_t value);
-    Condition extent_at_most(const FuncRef &output, int dim, int64_t value);
     Condition all_of(const std::vector<Condition> &cs);
     // An output Func's extent along `dim` at run time.
     SizeExpr output_extent(const FuncRef &output, int dim);
+    // A size known before the pipeline runs (analysis/SymbolicRegion.h: is_run_time_size), spelled
+    // with the outputs' buffers (`output_ident` spells an output buffer, by its Parameter's name,
+    // as C++: "y.output_buffer()"; empty for an input's) and, for scalar parameters and input
+    // buffers' bounds, variables the source declares by finding them in the pipeline's definitions.
+    SizeExpr run_time_size(const Halide::Expr &e, const std::function<std::string(const std::string &func)> &output_ident);
+    Condition at_least(const SizeExpr &size, int64_t value);
+    Condition at_most(const SizeExpr &size, int64_t value);
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);
@@ -88,7 +94,8 @@ public:
 
 private:
     bool echo_;
-    std::vector<std::string> func_decls_, var_decls_, statements_;
+    std::vector<std::string> func_decls_, value_decls_, var_decls_, statements_;
+    std::map<std::string, std::string> value_ident_;  // pipeline Variable name -> Expr identifier
     std::map<std::string, std::string> var_ident_, rvar_ident_;
     std::set<std::string> used_idents_;
     int stage_counter_ = 0;

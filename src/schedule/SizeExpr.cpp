@@ -1,4 +1,5 @@
 #include "schedule/SizeExpr.h"
+#include "common/Errors.h"
 
 namespace diet {
 
@@ -20,6 +21,26 @@ SizeExpr size_max(const SizeExpr &a, const SizeExpr &b) {
 
 SizeExpr ceil_div(const SizeExpr &a, const SizeExpr &b) {
     return {(a.expr + b.expr - 1) / b.expr, "((" + a.text + " + " + b.text + " - 1) / " + b.text + ")"};
+}
+
+std::string size_text(const Expr &e, const std::function<std::string(const Internal::Variable *)> &name_of) {
+    using namespace Halide::Internal;
+    auto bin = [&](const Expr &a, const Expr &b, const char *op) {
+        return "(" + size_text(a, name_of) + " " + op + " " + size_text(b, name_of) + ")";
+    };
+    auto call = [&](const Expr &a, const Expr &b, const char *f) {
+        return std::string(f) + "(" + size_text(a, name_of) + ", " + size_text(b, name_of) + ")";
+    };
+    if (const IntImm *i = e.as<IntImm>()) return "::Halide::Expr(" + std::to_string(i->value) + ")";
+    if (const Variable *v = e.as<Variable>()) return name_of(v);
+    if (const Add *o = e.as<Add>()) return bin(o->a, o->b, "+");
+    if (const Sub *o = e.as<Sub>()) return bin(o->a, o->b, "-");
+    if (const Mul *o = e.as<Mul>()) return bin(o->a, o->b, "*");
+    if (const Div *o = e.as<Div>()) return bin(o->a, o->b, "/");  // Halide's division of Exprs: floor, as in e
+    if (const Min *o = e.as<Min>()) return call(o->a, o->b, "::Halide::min");
+    if (const Max *o = e.as<Max>()) return call(o->a, o->b, "::Halide::max");
+    internal_error << "Diet: " << e << " is not a run-time size\n";
+    return "";
 }
 
 }  // namespace diet

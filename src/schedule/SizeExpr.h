@@ -6,6 +6,7 @@
 #include "Halide.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace diet {
@@ -22,5 +23,9 @@ SizeExpr size_min(const SizeExpr &a, const SizeExpr &b);
 SizeExpr size_max(const SizeExpr &a, const SizeExpr &b);
 // ceil(a / b) for a >= 0, b >= 1.
 SizeExpr ceil_div(const SizeExpr &a, const SizeExpr &b);
+
+// The C++ spelling of an integer Expr built from constants, Variables (spelled by `name_of`) and
+// + - * / min max: what analysis/SymbolicRegion.h's is_run_time_size accepts.
+std::string size_text(const Halide::Expr &e, const std::function<std::string(const Halide::Internal::Variable *)> &name_of);
 
 }  // namespace diet

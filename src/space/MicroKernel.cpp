@@ -1,4 +1,5 @@
 #include "space/MicroKernel.h"
+#include "analysis/SymbolicRegion.h"
 #include "common/Errors.h"
 #include "space/GpuSpace.h"
 
@@ -96,15 +97,15 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
 
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
-    const OutputEstimate *host = nullptr;
-    for (const auto &o : fam.outputs) {
-        if (o.func == p.host) host = &o;
-    }
-    internal_assert(host) << "Diet: no estimates for " << p.host << "\n";
     for (const Shape &s : shapes) {
         // In the kernel's order (vectors, rows, the rest): what the tile variants are sized on.
         std::vector<int64_t> ext;
-        for (int d : p.kernel_dims()) ext.push_back(ShapeFamily::evaluate(host->extent[d], s));
+        for (int d : p.kernel_dims()) {
+            const std::optional<int64_t> x = size_at(p.host_extent.at(d), fam, s);
+            internal_assert(x) << "Diet: the extent " << p.host_extent[d] << " of " << p.host << " has no value at "
+                               << ShapeFamily::to_string(s) << "\n";
+            ext.push_back(*x);
+        }
         e.host_extents.push_back(ext);
     }
     for (const Shape &s : shapes) {

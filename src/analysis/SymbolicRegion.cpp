@@ -1,0 +1,159 @@
+#include "analysis/SymbolicRegion.h"
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+class SizeCheck : public IRVisitor {
+public:
+    bool ok = true;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { ok &= op->param.defined() && op->type == Int(32); }
+    void visit(const IntImm *) override {}
+    void visit(const Add *op) override { IRVisitor::visit(op); }
+    void visit(const Sub *op) override { IRVisitor::visit(op); }
+    void visit(const Mul *op) override { IRVisitor::visit(op); }
+    void visit(const Div *op) override { IRVisitor::visit(op); }
+    void visit(const Min *op) override { IRVisitor::visit(op); }
+    void visit(const Max *op) override { IRVisitor::visit(op); }
+    // Anything else (a select, a load, a float) is not a size.
+    void visit(const UIntImm *) override { ok = false; }
+    void visit(const FloatImm *) override { ok = false; }
+    void visit(const StringImm *) override { ok = false; }
+    void visit(const Cast *) override { ok = false; }
+    void visit(const Mod *) override { ok = false; }
+    void visit(const Select *) override { ok = false; }
+    void visit(const Call *) override { ok = false; }
+    void visit(const Let *) override { ok = false; }
+    void visit(const Load *) override { ok = false; }
+    void visit(const EQ *) override { ok = false; }
+    void visit(const NE *) override { ok = false; }
+    void visit(const LT *) override { ok = false; }
+    void visit(const LE *) override { ok = false; }
+    void visit(const GT *) override { ok = false; }
+    void visit(const GE *) override { ok = false; }
+    void visit(const And *) override { ok = false; }
+    void visit(const Or *) override { ok = false; }
+    void visit(const Not *) override { ok = false; }
+    void visit(const Ramp *) override { ok = false; }
+    void visit(const Broadcast *) override { ok = false; }
+    void visit(const Shuffle *) override { ok = false; }
+    void visit(const VectorReduce *) override { ok = false; }
+};
+
+void merge_into(Box &into, const Box &b) {
+    if (into.bounds.empty()) {
+        into = b;
+        return;
+    }
+    for (size_t d = 0; d < std::min(into.bounds.size(), b.bounds.size()); d++) {
+        into.bounds[d] = Interval::make_union(into.bounds[d], b.bounds[d]);
+    }
+}
+
+std::vector<Expr> exprs_of(const Definition &d) {
+    std::vector<Expr> es = d.values();
+    es.insert(es.end(), d.args().begin(), d.args().end());
+    return es;
+}
+
+// An output buffer's `y.min.d` / `y.extent.d` replaced by the estimate the user wrote.
+class OutputBoundsAsEstimates : public IRMutator {
+public:
+    explicit OutputBoundsAsEstimates(const ShapeFamily &f) : family_(f) {}
+
+private:
+    const ShapeFamily &family_;
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (!op->param.defined() || !op->param.is_buffer()) return op;
+        for (const OutputEstimate &o : family_.outputs) {
+            // A Tuple's buffers are "<func>.<i>".
+            const std::string &buf = op->param.name();
+            if (buf != o.func && buf.rfind(o.func + ".", 0) != 0) continue;
+            for (size_t d = 0; d < o.extent.size(); d++) {
+                if (op->name == buf + ".extent." + std::to_string(d)) return cast(op->type, o.extent[d]);
+                if (op->name == buf + ".min." + std::to_string(d)) return cast(op->type, o.min[d]);
+            }
+        }
+        return op;
+    }
+};
+
+}  // namespace
+
+std::optional<int64_t> size_at(const Expr &e, const ShapeFamily &family, const Shape &shape) {
+    return ShapeFamily::evaluate_pipeline_expr(OutputBoundsAsEstimates(family).mutate(e), shape);
+}
+
+bool is_run_time_size(const Expr &e) {
+    if (!e.defined() || e.type() != Int(32)) return false;
+    SizeCheck c;
+    e.accept(&c);
+    return c.ok;
+}
+
+std::vector<Expr> run_time_extents(const FunctionDAG &dag, const std::string &func) {
+    std::map<std::string, Box> region;
+    for (const FuncNode &n : dag.nodes()) {
+        if (!n.is_output) continue;
+        Box b;
+        const Parameter buf = n.func.output_buffers()[0];
+        for (int d = 0; d < n.dims(); d++) {
+            const std::string prefix = buf.name() + ".";
+            Expr lo = Variable::make(Int(32), prefix + "min." + std::to_string(d), buf);
+            Expr extent = Variable::make(Int(32), prefix + "extent." + std::to_string(d), buf);
+            b.push_back(Interval(lo, lo + extent - 1));
+        }
+        region[n.name] = b;
+    }
+    const std::vector<FuncNode> &nodes = dag.nodes();
+    // Consumers first: when `func` is reached, every Func that reads it has added its demand.
+    for (auto it = nodes.rbegin(); it != nodes.rend() && it->name != func; ++it) {
+        const FuncNode &n = *it;
+        auto r = region.find(n.name);
+        if (r == region.end()) continue;
+        if (n.is_extern) {  // reads its Func arguments whole, at bounds only it knows
+            for (const std::string &p : n.producers) {
+                Box everything;
+                for (int d = 0; d < dag.node(p).dims(); d++) everything.push_back(Interval::everything());
+                region[p] = everything;
+            }
+            continue;
+        }
+        const Box box = r->second;
+        std::vector<Definition> defs = {n.func.definition()};
+        for (const Definition &u : n.func.updates()) defs.push_back(u);
+        for (const Definition &def : defs) {
+            Scope<Interval> scope;
+            const std::vector<std::string> &args = n.func.args();
+            for (size_t d = 0; d < args.size() && d < box.size(); d++) scope.push(args[d], box[d]);
+            for (const ReductionVariable &rv : def.schedule().rvars()) {
+                scope.push(rv.var, Interval(rv.min, simplify(rv.min + rv.extent - 1)));
+            }
+            for (const Expr &e : exprs_of(def)) {
+                for (const auto &[callee, b] : boxes_required(e, scope)) {
+                    if (callee == n.name || !dag.has(callee)) continue;
+                    merge_into(region[callee], b);
+                }
+            }
+        }
+    }
+    auto r = region.find(func);
+    if (r == region.end()) return {};
+    std::vector<Expr> extents;
+    for (const Interval &i : r->second.bounds) {
+        if (!i.is_bounded()) return {};
+        Expr e = simplify(i.max - i.min + 1);
+        if (!is_run_time_size(e)) return {};
+        extents.push_back(e);
+    }
+    return extents;
+}
+
+}  // namespace diet
