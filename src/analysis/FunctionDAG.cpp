@@ -457,6 +457,15 @@ void FunctionDAG::classify_matmuls() {
                         (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]);
         matmuls_.push_back(p);
     }
+    // A contraction's result that another one reads is materialized at root (its host, or the
+    // wrapper of its accumulator): read as a dense buffer, not recomputed where it is read.
+    for (MatmulPattern &p : matmuls_) {
+        for (ContractionOperand &o : p.operands) {
+            for (const MatmulPattern &q : matmuls_) {
+                if (&q != &p && !q.host_is_output && q.host == o.func) o.computed = false;
+            }
+        }
+    }
 }
 
 }  // namespace diet

@@ -1,0 +1,10 @@
+set terminal pngcairo noenhanced size 1100,700 font 'sans,10'
+set output '../../apps/results/cpu/forms_chain/forms_mlp.png'
+set datafile separator ','
+set key outside right top
+set grid
+set logscale y
+set title 'forms_bench mlp: median time per T'
+set xlabel 'T'
+set ylabel 'seconds (log)'
+plot '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:2 with lines lw 1.5 title 'mlp/canonical', '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:3 with lines lw 1.5 title 'mlp/inline_sum', '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:4 with lines lw 1.5 title 'mlp/relu_in_operand', '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:5 with lines lw 1.5 title 'mlp/update_read', '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:6 with lines lw 3 title 'openblas', '../../apps/results/cpu/forms_chain/forms_mlp.csv' using 1:7 with lines lw 3 title 'onednn'
