@@ -204,13 +204,7 @@ System vendor_system(const std::string &family, const std::string &name, bench::
 // point of the second.
 std::string check(DietForm &d, int t) {
     Form ref = contraction_forms::make_form(d.form.name, d.sizes, false);
-    std::vector<Func> reductions;
-    for (const auto &[name, f] : Internal::find_transitive_calls(ref.out.function())) {
-        if (name != ref.out.name() && f.has_update_definition()) reductions.emplace_back(f);
-    }
-    if (reductions.size() + ref.out.function().has_update_definition() > 1) {
-        for (Func &r : reductions) r.compute_root();
-    }
+    contraction_forms::compute_chain_reductions_at_root(ref.out);
     d.bind(t);
     for (size_t i = 0; i < ref.inputs.size(); i++) ref.inputs[i].set(d.form.inputs[i].get());
     ref.T.set(t);

@@ -309,6 +309,19 @@ inline void set_symbolic_estimates(Form &f) {
     for (size_t i = 0; i < f.inputs.size(); i++) f.inputs[i].set_estimates(region(f.in_sizes[i]));
 }
 
+// For a reference (unscheduled) copy of a form: in a chain (an MLP, attention) every reduction but
+// the output is computed at root, or Halide's default recomputes the first one at every point of
+// the next. A single contraction keeps Halide's default.
+inline void compute_chain_reductions_at_root(Func out) {
+    std::vector<Func> reductions;
+    for (const auto &[name, f] : Internal::find_transitive_calls(out.function())) {
+        if (name != out.name() && f.has_update_definition()) reductions.emplace_back(f);
+    }
+    if (reductions.size() + out.function().has_update_definition() > 1) {
+        for (Func &r : reductions) r.compute_root();
+    }
+}
+
 // Builds form `name` at sizes `s`; `symbolic_estimates`: estimates in T (for Diet), else none.
 inline Form make_form(const std::string &name, const Sizes &s, bool symbolic_estimates) {
     Form f;

@@ -72,13 +72,7 @@ std::vector<std::string> split(const std::string &s) {
 // computed at root when there are several, or the default would recompute them at every point
 // that reads them.
 void schedule_reference(Func out) {
-    std::vector<Func> reductions;
-    for (const auto &[name, f] : Internal::find_transitive_calls(out.function())) {
-        if (name != out.name() && f.has_update_definition()) reductions.emplace_back(f);
-    }
-    if (reductions.size() + out.function().has_update_definition() > 1) {
-        for (Func &r : reductions) r.compute_root();
-    }
+    contraction_forms::compute_chain_reductions_at_root(out);
     const std::string outer = out.args().back().name();
     out.compute_root().parallel(Var(outer));
     for (int u = 0; u < out.num_update_definitions(); u++) {
