@@ -59,27 +59,6 @@ struct System {
     std::function<Buffer<>(int t)> result;  // the last run's output (for the check), empty for vendors
 };
 
-contraction_forms::Sizes sizes_of(const std::string &family) {
-    contraction_forms::Sizes s;
-    s.t_min = 1;
-    s.t_max = 128;
-    if (family == "bmm") {
-        s.K = 64;
-        s.heads = 192;
-    } else if (family == "attn") {
-        s.K = 64;
-        s.heads = 12;
-    } else if (family == "mlp") {
-        s.K = 768;
-        s.N = 3072;
-        s.rows_per_t = 1;
-    } else {
-        s.K = 768;
-        s.N = 2304;
-        s.rows_per_t = 16;
-    }
-    return s;
-}
 
 // Inputs filled once at the largest T; each T uses a crop (the same values in every system).
 Buffer<> input_for(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
@@ -288,7 +267,7 @@ int main(int argc, char **argv) {
     std::cerr << "forms_bench on " << machine << "\n";
 
     for (const std::string &family : cfg.families) {
-        const contraction_forms::Sizes sz = sizes_of(family);
+        const contraction_forms::Sizes sz = contraction_forms::benchmark_sizes(family);
         std::vector<std::unique_ptr<DietForm>> diets;
         std::vector<System> systems;
         std::vector<std::string> wrong;

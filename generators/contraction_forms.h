@@ -309,6 +309,33 @@ inline void set_symbolic_estimates(Form &f) {
     for (size_t i = 0; i < f.inputs.size(); i++) f.inputs[i].set_estimates(region(f.in_sizes[i]));
 }
 
+// The sizes the benchmarks use (apps/forms_bench, apps/gpu/gpu_forms_build), T in [1, 128], by
+// family ("bmm", "bmm_nt" and "bmm_nn" alike): attention products over 192 heads of 64, attention
+// over 12 heads of 64, BERT's feed-forward block on T tokens (768 -> 3072 -> 768), and BERT's
+// dense_qkv on 16 sequences (y[16T, 2304] = x[16T, 768] · wᵀ) for the other dense-shaped families.
+// (A convolution ignores them but T's range.)
+inline Sizes benchmark_sizes(const std::string &family) {
+    Sizes s;
+    s.t_min = 1;
+    s.t_max = 128;
+    if (family.rfind("bmm", 0) == 0) {
+        s.K = 64;
+        s.heads = 192;
+    } else if (family == "attn") {
+        s.K = 64;
+        s.heads = 12;
+    } else if (family == "mlp") {
+        s.K = 768;
+        s.N = 3072;
+        s.rows_per_t = 1;
+    } else {
+        s.K = 768;
+        s.N = 2304;
+        s.rows_per_t = 16;
+    }
+    return s;
+}
+
 // For a reference (unscheduled) copy of a form: in a chain (an MLP, attention) every reduction but
 // the output is computed at root, or Halide's default recomputes the first one at every point of
 // the next. A single contraction keeps Halide's default.

@@ -146,6 +146,22 @@ Buffer<> input_of(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
     return b;
 }
 
+// The Diet-scheduled and the reference pipeline of a form agree at every T (the same inputs).
+void check_values(Form &diet_form, Form &ref_form, Pipeline &dp, Pipeline &rp, const std::vector<int> &ts,
+                  const Target &target) {
+    for (int t : ts) {
+        INFO("T = " << t);
+        for (size_t i = 0; i < diet_form.inputs.size(); i++) {
+            Buffer<> b = input_of(diet_form.inputs[i].type(), diet_form.in_sizes[i](t), 7 + (uint32_t)i);
+            diet_form.inputs[i].set(b);
+            ref_form.inputs[i].set(b);
+        }
+        diet_form.T.set(t);
+        ref_form.T.set(t);
+        CHECK(compare(dp.realize(diet_form.out_sizes(t), target), rp.realize(ref_form.out_sizes(t), target)) == "");
+    }
+}
+
 // Builds the form twice: one scheduled by Diet, one left unscheduled (the reference); checks
 // recognition, the lowered compute loops and the values at each T.
 // T in [1, 64]; the T tried go past the range.
@@ -199,20 +215,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
         for (const std::string &problem : dots.problems) FAIL_CHECK(problem);
     }
 
-    for (int t : ts) {
-        INFO("T = " << t);
-        for (size_t i = 0; i < diet_form.inputs.size(); i++) {
-            Buffer<> b = input_of(diet_form.inputs[i].type(), diet_form.in_sizes[i](t), 7 + (uint32_t)i);
-            diet_form.inputs[i].set(b);
-            ref_form.inputs[i].set(b);
-        }
-        diet_form.T.set(t);
-        ref_form.T.set(t);
-        Buffer<> got = dp.realize(diet_form.out_sizes(t), target);
-        Buffer<> want = rp.realize(ref_form.out_sizes(t), target);
-        const std::string diff = compare(got, want);
-        CHECK(diff == "");
-    }
+    check_values(diet_form, ref_form, dp, rp, ts, target);
     return log;
 }
 
@@ -470,17 +473,7 @@ void check_chain(const std::string &label, int contractions, const std::vector<i
         for (const std::string &problem : check.problems) FAIL_CHECK(problem);
         for (const std::string &problem : plain.problems) FAIL_CHECK(problem);
     }
-    for (int t : ts) {
-        INFO("T = " << t);
-        for (size_t i = 0; i < diet_form.inputs.size(); i++) {
-            Buffer<> b = input_of(diet_form.inputs[i].type(), diet_form.in_sizes[i](t), 7 + (uint32_t)i);
-            diet_form.inputs[i].set(b);
-            ref_form.inputs[i].set(b);
-        }
-        diet_form.T.set(t);
-        ref_form.T.set(t);
-        CHECK(compare(dp.realize(diet_form.out_sizes(t), target), rp.realize(ref_form.out_sizes(t), target)) == "");
-    }
+    check_values(diet_form, ref_form, dp, rp, ts, target);
 }
 
 }  // namespace

@@ -33,27 +33,6 @@ namespace {
 // tile variants change, and values that are not multiples of any tile.
 const std::vector<int> kTs = {1, 2, 3, 5, 8, 16, 17, 31, 32, 33, 64, 100, 127, 128};
 
-contraction_forms::Sizes sizes_for(const std::string &family) {
-    contraction_forms::Sizes s;
-    s.t_min = 1;
-    s.t_max = 128;
-    if (family == "bmm_nt" || family == "bmm_nn") {
-        s.K = 64;
-        s.heads = 192;
-    } else if (family == "attn") {
-        s.K = 64;
-        s.heads = 12;
-    } else if (family == "mlp") {
-        s.K = 768;
-        s.N = 3072;
-        s.rows_per_t = 1;
-    } else if (family != "conv") {
-        s.K = 768;
-        s.N = 2304;
-        s.rows_per_t = 16;
-    }
-    return s;
-}
 
 std::vector<std::string> split(const std::string &s) {
     std::vector<std::string> out;
@@ -169,7 +148,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < names.size(); i++) {
         const std::string &name = names[i], family = name.substr(0, name.find('/'));
         const std::string gf = "gf_" + std::to_string(i), gr = "gr_" + std::to_string(i);
-        const contraction_forms::Sizes s = sizes_for(family);
+        const contraction_forms::Sizes s = contraction_forms::benchmark_sizes(family);
         std::cerr << "gpu_forms_build: [" << i + 1 << "/" << names.size() << "] " << name << "\n";
         Form diet_form = contraction_forms::make_form(name, s, true);
         Form ref_form = contraction_forms::make_form(name, s, false);

@@ -7,45 +7,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-class SizeCheck : public IRVisitor {
-public:
-    bool ok = true;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { ok &= op->param.defined() && op->type == Int(32); }
-    void visit(const IntImm *) override {}
-    void visit(const Add *op) override { IRVisitor::visit(op); }
-    void visit(const Sub *op) override { IRVisitor::visit(op); }
-    void visit(const Mul *op) override { IRVisitor::visit(op); }
-    void visit(const Div *op) override { IRVisitor::visit(op); }
-    void visit(const Min *op) override { IRVisitor::visit(op); }
-    void visit(const Max *op) override { IRVisitor::visit(op); }
-    // Anything else (a select, a load, a float) is not a size.
-    void visit(const UIntImm *) override { ok = false; }
-    void visit(const FloatImm *) override { ok = false; }
-    void visit(const StringImm *) override { ok = false; }
-    void visit(const Cast *) override { ok = false; }
-    void visit(const Mod *) override { ok = false; }
-    void visit(const Select *) override { ok = false; }
-    void visit(const Call *) override { ok = false; }
-    void visit(const Let *) override { ok = false; }
-    void visit(const Load *) override { ok = false; }
-    void visit(const EQ *) override { ok = false; }
-    void visit(const NE *) override { ok = false; }
-    void visit(const LT *) override { ok = false; }
-    void visit(const LE *) override { ok = false; }
-    void visit(const GT *) override { ok = false; }
-    void visit(const GE *) override { ok = false; }
-    void visit(const And *) override { ok = false; }
-    void visit(const Or *) override { ok = false; }
-    void visit(const Not *) override { ok = false; }
-    void visit(const Ramp *) override { ok = false; }
-    void visit(const Broadcast *) override { ok = false; }
-    void visit(const Shuffle *) override { ok = false; }
-    void visit(const VectorReduce *) override { ok = false; }
-};
-
 void merge_into(Box &into, const Box &b) {
     if (into.bounds.empty()) {
         into = b;
@@ -92,10 +53,13 @@ std::optional<int64_t> size_at(const Expr &e, const ShapeFamily &family, const S
 }
 
 bool is_run_time_size(const Expr &e) {
+    // The node types schedule/SizeExpr.cpp's size_text spells.
     if (!e.defined() || e.type() != Int(32)) return false;
-    SizeCheck c;
-    e.accept(&c);
-    return c.ok;
+    if (e.as<IntImm>()) return true;
+    if (const Variable *v = e.as<Variable>()) return v->param.defined();
+    auto both = [](const auto *op) { return op && is_run_time_size(op->a) && is_run_time_size(op->b); };
+    return both(e.as<Add>()) || both(e.as<Sub>()) || both(e.as<Mul>()) || both(e.as<Div>()) || both(e.as<Min>()) ||
+           both(e.as<Max>());
 }
 
 std::vector<Expr> run_time_extents(const FunctionDAG &dag, const std::string &func) {

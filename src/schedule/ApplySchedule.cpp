@@ -192,7 +192,7 @@ private:
         // output's remaining update `out += acc` through a pure wrapper computed at root: the
         // wrapper is tiled like any host (ShiftInwards is illegal on an update), the output's
         // two stages become simple vectorized passes over its buffer.
-        FuncRef &out = ref(p.host);
+        const FuncRef out = ref(p.host);  // a copy: refs_ may be re-pointed below
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
         kernel_dims_ = p.kernel_dims();
