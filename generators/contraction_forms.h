@@ -14,6 +14,9 @@
 //                read by the second's reduction, not by an output
 //   attn/*       attention: softmax(q kᵀ / 8) v per head, q, k, v, out: [heads][T][K]; the scores
 //                are read by the softmax's reductions
+//   dense/product_func, transpose_func, scaled_operand, flat_1d, symbolic_k: the product in a
+//                Func of its own, the weights through a transposing Func, the activations scaled
+//                by a Func, both operands flattened to 1-D buffers, the reduction over x's width
 // Estimates are symbolic in T (range [t_min, t_max]).
 #pragma once
 
@@ -47,7 +50,8 @@ struct Form {
 inline std::vector<std::string> form_names() {
     return {"dense/canonical", "dense/inline_sum",  "dense/inline_sum_other_names", "dense/update_on_output",
             "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",
-            "dense/split_reduction", "layout/NN",
+            "dense/split_reduction", "dense/product_func", "dense/transpose_func", "dense/scaled_operand",
+            "dense/flat_1d", "dense/symbolic_k", "layout/NN",
             "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
             "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
             "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32",
@@ -108,6 +112,35 @@ inline void dense(Form &f, const Sizes &s, const std::string &how) {
         y(n, m) = activated(n, m) * 0.5f;
     } else if (how == "relu_sum_cast") {
         y(n, m) = cast<double>(max(sum(x(k, m) * w(k, n)) + bias(n), 0.f));
+    } else if (how == "product_func") {
+        // The summand as a Func of its own, summed by the output.
+        Func prod("prod");
+        Var kk("kk");
+        prod(kk, n, m) = x(kk, m) * w(kk, n);
+        y(n, m) = sum(prod(k, n, m));
+    } else if (how == "transpose_func") {
+        // The weights read through a transposing Func (wt[k][n] = w[n][k]), as a user writes
+        // x · wᵀ spelled out.
+        Func wt("wt");
+        Var kk("kk");
+        wt(n, kk) = w(kk, n);
+        y(n, m) = sum(x(k, m) * wt(n, k));
+    } else if (how == "scaled_operand") {
+        // A computed operand: the activations scaled by a Func before the product (attention's
+        // 1/sqrt(d) folded into q, a LayerNorm's output).
+        Func xs("xs");
+        xs(n, m) = x(n, m) * 0.125f;
+        y(n, m) = sum(xs(k, m) * w(k, n));
+    } else if (how == "flat_1d") {
+        // Both operands flattened into 1-D buffers, indexed by hand (row-major, row length K).
+        ImageParam xf(Float(32), 1, "x"), wf(Float(32), 1, "w");
+        y(n, m) = sum(xf(k + K * m) * wf(k + K * n));
+        f.inputs = {xf, wf};
+        f.in_sizes = {[=](int t) { return std::vector<int>{K * R * t}; }, [=](int) { return std::vector<int>{K * N}; }};
+    } else if (how == "symbolic_k") {
+        // The reduction over the input's width, as a shape-generic generator writes it.
+        RDom kw(0, x.dim(0).extent(), "kw");
+        y(n, m) = sum(x(kw, m) * w(kw, n));
     } else if (how == "split_reduction") {
         // The reduction written over a 2-D RDom, its index computed from both (Halide's sum()
         // binds the shared index in a Let).

@@ -223,8 +223,68 @@ std::string check_form(const std::string &label, const std::string &expected_hos
 
 TEST_CASE("dense forms: each spelling is recognized, correct, guard-free, without accumulator gathers", "[forms]") {
     for (const char *how : {"canonical", "inline_sum", "inline_sum_other_names", "update_on_output", "bias_init",
-                            "epilogue_chain", "bias_relu_chain", "relu_sum_cast", "split_reduction"}) {
+                            "epilogue_chain", "bias_relu_chain", "relu_sum_cast", "split_reduction", "product_func",
+                            "transpose_func", "scaled_operand", "flat_1d", "symbolic_k"}) {
         check_form(std::string("dense/") + how, "y");
+    }
+}
+
+// The same product split across Funcs by the user, at K = 64 (dot-product kernels exist): the
+// recognizer reads through a product Func and a transposing Func (left inlined); a scaled operand
+// is computed once at root and read in place; flattened operands get dot-product kernels only
+// (a column kernel's vectors would gather the weights, K apart).
+TEST_CASE("a contraction split across Funcs, a computed operand, flattened operands", "[forms][dot]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;
+    sizes.rows_per_t = 4;
+    diet::Options opts;
+    opts.base_model = "none";
+    const std::vector<int> ts = {1, 2, 5, 16, 64, 100};
+    std::string log = check_form("dense/product_func", "y", ts, sizes, opts, true);
+    CHECK_THAT(log, Catch::Contains("(read through prod"));
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));  // column leaves: panels through prod's clone
+    log = check_form("dense/transpose_func", "y", ts, sizes, opts, true);
+    CHECK_THAT(log, Catch::Contains("(read through wt"));
+    log = check_form("dense/scaled_operand", "y", ts, sizes, opts, true);
+    CHECK_THAT(log, Catch::Contains(": operand of a contraction, computed at root"));
+    log = check_form("dense/flat_1d", "y", ts, sizes, opts, true);
+    CHECK_THAT(log, !Catch::Contains("micro-kernel cpu{vec="));
+}
+
+// RDom(0, x.width()): the kernels are chosen for x's estimated width (64: dot products, k
+// unrolling) under specialize(width == 64), with a general column kernel for any other width.
+TEST_CASE("a reduction over an input's width: kernels for its estimate, a general one otherwise", "[forms][dot]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;
+    sizes.rows_per_t = 4;
+    diet::Options opts;
+    opts.base_model = "none";
+    const std::string log = check_form("dense/symbolic_k", "y", {1, 2, 5, 16, 64, 100}, sizes, opts, true);
+    CHECK_THAT(log, Catch::Contains("for a reduction extent of 64"));
+    CHECK_THAT(log, Catch::Contains("any other extent: micro-kernel cpu{vec="));
+    // Widths other than the estimate, one not a multiple of the lanes: correct.
+    const Target target = diet::runnable_host_target();
+    Form diet_form = contraction_forms::make_form("dense/symbolic_k", sizes, true);
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline(diet_form.out), target, 2, 0, opts);
+    }
+    for (int k : {40, 64, 77}) {
+        contraction_forms::Sizes other = sizes;
+        other.K = k;
+        Form ref_form = contraction_forms::make_form("dense/symbolic_k", other, false);
+        Pipeline dp(diet_form.out), rp(ref_form.out);
+        for (int t : {1, 7, 64}) {
+            INFO("K = " << k << ", T = " << t);
+            for (size_t i = 0; i < ref_form.inputs.size(); i++) {
+                Buffer<> b = input_of(Float(32), ref_form.in_sizes[i](t), 11 + (uint32_t)i);
+                diet_form.inputs[i].set(b);
+                ref_form.inputs[i].set(b);
+            }
+            diet_form.T.set(t);
+            ref_form.T.set(t);
+            CHECK(compare(dp.realize(ref_form.out_sizes(t), target), rp.realize(ref_form.out_sizes(t), target)) == "");
+        }
     }
 }
 

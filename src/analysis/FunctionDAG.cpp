@@ -1,4 +1,6 @@
 #include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
+#include "analysis/Summand.h"
 #include "analysis/SymbolicRegion.h"
 #include "common/Errors.h"
 
@@ -62,6 +64,13 @@ CallCollector calls_in(const Expr &e) {
 }
 
 }  // namespace
+
+std::set<std::string> MatmulPattern::funcs() const {
+    std::set<std::string> f = {acc, host};
+    f.insert(inlined.begin(), inlined.end());
+    f.insert(materialized.begin(), materialized.end());
+    return f;
+}
 
 std::vector<int> MatmulPattern::kernel_dims() const {
     std::vector<int> dims = {0};
@@ -297,7 +306,20 @@ const FuncNode *FunctionDAG::chain_consumer(const FuncNode &cur, int dims, std::
 
 void FunctionDAG::classify_matmuls() {
     for (const FuncNode &r : nodes_) {
-        if (r.is_extern || r.stages.size() != 2 || r.dims() < 2 || r.func.outputs() != 1) continue;
+        if (r.is_extern || r.dims() < 2 || r.func.outputs() != 1) continue;
+        if (r.stages.size() > 2) {
+            // acc += a * b over one RDom, then over another (a split reduction written as two
+            // updates): one contraction per Func is recognized. Said, not silently slow.
+            for (const Definition &u : r.func.updates()) {
+                const Add *add = substitute_in_all_lets(u.values()[0]).as<Add>();
+                if (add && !u.schedule().rvars().empty() && calls_in(add->b).func_calls.size() + calls_in(add->a).func_calls.size() >= 3) {
+                    unmatched_[r.name] = "it has " + std::to_string(r.stages.size() - 1) +
+                                         " update definitions (a contraction is recognized in a Func with one)";
+                    break;
+                }
+            }
+        }
+        if (r.stages.size() != 2) continue;
         const Definition &upd = r.func.updates()[0];
         if (upd.schedule().rvars().empty()) continue;
         // acc(v...) += e, with e reading at least two producers: a contraction.
@@ -316,6 +338,25 @@ void FunctionDAG::classify_matmuls() {
         };
         Expr contribution = is_self_at_pure(add->a) ? add->b : is_self_at_pure(add->b) ? add->a : Expr();
         if (!contribution.defined()) continue;
+        // The product as it computes: pure Funcs that only multiply or rearrange what they read,
+        // each read by the reduction only, are seen through (the schedule leaves them inlined).
+        const Summand summand = inline_transparent_calls(
+            contribution, r.name, [&](const std::string &callee, const std::string &caller) -> const Function * {
+                if (!has(callee) || callee == r.name) return nullptr;
+                const FuncNode &f = node(callee);
+                const bool only_here = f.consumers.size() == 1 && *f.consumers.begin() == caller;
+                if (f.is_extern || f.is_output || f.has_updates() || f.func.outputs() != 1 || !only_here ||
+                    !is_transparent_value(substitute_in_all_lets(f.func.values()[0]))) {
+                    return nullptr;
+                }
+                // A Func reading a reduction's result (an MLP's activation of its first layer)
+                // is where that result is materialized: it stays.
+                for (const std::string &p : f.producers) {
+                    if (node(p).has_updates()) return nullptr;
+                }
+                return &f.func;
+            });
+        contribution = summand.value;
         CallCollector operands = calls_in(contribution);
         if (operands.func_calls.size() < 2) continue;
 
@@ -394,6 +435,7 @@ void FunctionDAG::classify_matmuls() {
         p.acc = r.name;
         p.host = host.name;
         p.epilogue = epilogue;
+        p.inlined = summand.inlined;
         p.update_on_output = &host == &r && !wraps_acc;
         p.host_is_output = host.is_output;
         p.host_wraps_acc = wraps_acc;
@@ -405,17 +447,27 @@ void FunctionDAG::classify_matmuls() {
         }
         if (p.reduction.size() == 1) {
             p.reduction_extent = constant_value(p.reduction[0].extent);
+            if (!p.reduction_extent && p.type.is_float() && is_run_time_size(p.reduction[0].extent)) {
+                const std::optional<int64_t> est = ShapeFamily::evaluate_pipeline_expr(p.reduction[0].extent, {});
+                if (est && *est > 0) p.estimated_reduction_extent = est;
+            }
         }
         const std::string vector_var = r.func.args()[mapping[0]];
         for (const Call *c : operands.func_calls) {
             ContractionOperand o;
             o.func = c->name;
+            auto via = summand.via.find(c);
+            if (via != summand.via.end()) o.via = via->second;
             o.type = c->type;
             o.dims = (int)c->args.size();
             o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
             for (size_t a = 0; a < c->args.size(); a++) {
                 if (expr_uses_var(c->args[a], vector_var)) {
                     o.vector_arg = (int)a;
+                    // The vectors step this argument by one element, or they gather.
+                    const Expr v = Variable::make(Int(32), vector_var);
+                    const Expr step = simplify(substitute(vector_var, v + 1, c->args[a]) - c->args[a]);
+                    o.vector_gather = !is_const_one(step);
                     break;
                 }
             }
@@ -427,6 +479,9 @@ void FunctionDAG::classify_matmuls() {
                     const Expr free = simplify(c->args[a] - Variable::make(c->args[a].type(), rv));
                     if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
                 }
+            }
+            for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
+                o.reused = !call_uses_var(c, r.func.args()[mapping[d]]);
             }
             bool seen = false;
             for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
@@ -446,6 +501,7 @@ void FunctionDAG::classify_matmuls() {
         for (const LoopVar &l : p.reduction) rnames.push_back(l.name);
         for (const ContractionOperand &o : p.operands) onames.push_back(o.func);
         p.description = "contraction " + r.name + "(" + joined(r.func.args()) + ") += product of " + joined(onames) +
+                        (p.inlined.empty() ? "" : " (read through " + joined(p.inlined) + ", inlined)") +
                         " over " + joined(rnames) + "; " +
                         (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
                          : wraps_acc ? "read by other stages, tiled through a wrapper computed at root"
@@ -464,6 +520,31 @@ void FunctionDAG::classify_matmuls() {
             for (const MatmulPattern &q : matmuls_) {
                 if (&q != &p && !q.host_is_output && q.host == o.func) o.computed = false;
             }
+        }
+    }
+    for (MatmulPattern &p : matmuls_) materialize_computed_operands(p);
+}
+
+// A computed operand (an activation, a scale, a boundary condition) that only this contraction
+// reads, and that some output dimension does not move (so each value is reused across it), is
+// computed once per call at root into a dense buffer (p.materialized): per-task copies would
+// evaluate it once per task that reads it, and the dot-product kernels, which read operands in
+// place, apply. Its buffer is at most the product's work over that dimension's extent. An operand
+// that moves with every output dimension (non-local means' per-pixel weights) keeps the per-task
+// copies, as does one read elsewhere too or with no known region.
+void FunctionDAG::materialize_computed_operands(MatmulPattern &p) {
+    std::set<std::string> readers = {p.acc};
+    readers.insert(p.inlined.begin(), p.inlined.end());
+    for (ContractionOperand &o : p.operands) {
+        if (!o.computed || !has(o.func)) continue;
+        const FuncNode &n = node(o.func);
+        if (n.is_extern || n.is_output || n.has_updates() || n.func.outputs() != 1) continue;
+        bool only_here = true;
+        for (const std::string &c : n.consumers) only_here &= readers.count(c) > 0;
+        if (!only_here || !o.reused || run_time_extents(*this, o.func).empty()) continue;
+        o.computed = false;
+        if (std::find(p.materialized.begin(), p.materialized.end(), o.func) == p.materialized.end()) {
+            p.materialized.push_back(o.func);
         }
     }
 }

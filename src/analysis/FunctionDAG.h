@@ -32,16 +32,26 @@ struct StageNode {
 // A producer read inside a matmul-like reduction.
 struct ContractionOperand {
     std::string func;     // the Func called (an input's wrapper such as "x_im", or any Func)
+    // The Funcs inlined into acc's summand through which it is read, outermost first (the last
+    // one calls it); empty when acc calls it.
+    std::vector<std::string> via;
     Halide::Type type;    // of the values read (before any widening cast in the product)
     int dims = 0;
     int vector_arg = -1;  // argument index that moves with the output's innermost dimension, -1: none
     bool strided_along_vector() const { return vector_arg > 0; }
+    // The vector dimension moves its argument by other than one element (a flattened buffer,
+    // w(k + K * n)): a panel (a copy with another storage order) cannot make the vectors dense.
+    bool vector_gather = false;
     // Read through a Func that is more than a plain copy of its source (a boundary condition's
     // select and clamps, a cast): evaluated in the reduction loop it would cost a select and
     // clamped gathers per load, so the schedule copies the region a task reads into a dense buffer.
     bool computed = false;
+    // Some dimension of the contraction's result does not move it: each value read is reused.
+    bool reused = false;
     // Its innermost argument is the (single) reduction variable plus terms free of it: a vector
-    // of consecutive reduction steps is one dense load (what the dot-product kernel reads).
+    // of consecutive reduction steps is one dense load (what the dot-product kernel reads). (A
+    // reduction written backwards, x(K - 1 - k, m), also loads densely, reversed: with dot
+    // kernels it measured 0.41-0.49x the canonical form at T = 1-8, slower than without.)
     bool unit_stride_reduction = false;
     // The argument that is the (single) reduction variable plus terms free of it; -1: none.
     int reduction_arg = -1;
@@ -62,6 +72,13 @@ struct ContractionOperand {
 struct MatmulPattern {
     std::string acc, host;
     std::vector<std::string> epilogue;  // pure pointwise Funcs between acc and host, acc's consumer first
+    // Pure Funcs between acc and its operands that only multiply or rearrange them (a product
+    // written as a Func, a transposition): seen through by the recognizer, left inlined.
+    std::vector<std::string> inlined;
+    // Computed operands the schedule computes at root (dense buffers read in place).
+    std::vector<std::string> materialized;
+    // Every Func the micro-kernel rule schedules or leaves inlined on purpose.
+    std::set<std::string> funcs() const;
     bool update_on_output = false;
     bool host_is_output = true;
     bool host_wraps_acc = false;
@@ -81,6 +98,15 @@ struct MatmulPattern {
     std::vector<int> kernel_dims() const;
     std::vector<LoopVar> reduction;            // the RDom variables, innermost first
     std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
+    // A single float reduction whose extent is known only at run time but estimated as a
+    // constant (RDom(0, x.width()) with x's width estimated 768): the CPU kernels are built for
+    // that extent and applied under specialize(extent == estimate), a general column kernel
+    // elsewhere (schedule/ApplySchedule.cpp). Unset when reduction_extent is.
+    std::optional<int64_t> estimated_reduction_extent;
+    // The reduction extent the CPU kernels are built for: the constant one, else the estimate.
+    std::optional<int64_t> cpu_reduction_extent() const {
+        return reduction_extent ? reduction_extent : estimated_reduction_extent;
+    }
     std::vector<ContractionOperand> operands;
     Halide::Type type;
     // One line saying what was recognized, for the user ("acc(n, m) += x(k, m) * w(k, n) over k,
@@ -124,6 +150,7 @@ private:
     std::map<std::string, std::string> unmatched_;
 
     void classify_matmuls();
+    void materialize_computed_operands(MatmulPattern &p);
     const FuncNode *chain_consumer(const FuncNode &cur, int dims, std::vector<int> *m) const;
 };
 

@@ -162,7 +162,9 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     if (!on_gpu) {
         const auto t0 = std::chrono::steady_clock::now();
         std::set<std::string> contraction_funcs;
-        for (const KernelChoice &k : kernels) contraction_funcs.insert({k.pattern.acc, k.pattern.host});
+        for (const KernelChoice &k : kernels) {
+            for (const std::string &f : k.pattern.funcs()) contraction_funcs.insert(f);
+        }
         const PlanInputs pin = plan_inputs(dag, family, cpu, contraction_funcs);
         plan = plan_pipeline(pin);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

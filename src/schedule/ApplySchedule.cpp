@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 namespace diet {
 
@@ -26,8 +27,7 @@ public:
         std::set<std::string> handled;
         for (const KernelChoice &k : kernels) {
             apply_matmul(k);
-            handled.insert(k.pattern.acc);
-            handled.insert(k.pattern.host);
+            for (const std::string &f : k.pattern.funcs()) handled.insert(f);
         }
         for (const auto &[name, why] : dag_.unmatched_reductions()) {
             notes_.push_back("Func " + name + ": matmul-like, but " + why +
@@ -95,6 +95,15 @@ private:
         for (StageRef &st : untouched) w_.unscheduled(st);
         notes_.push_back("Func " + n.name + ": " + (n.is_output ? "output" : "computed at root") +
                          ", default " + (gpu_ ? "GPU tiling" : "parallel/vectorized loops") + ".");
+    }
+
+    // A contraction's computed operand, once per call (MatmulPattern::materialized).
+    void materialize(const FuncNode &n) {
+        w_.compute_root(ref(n.name));
+        StageRef st = w_.stage(ref(n.name), 0, n.stages[0]);
+        if (gpu_) default_gpu_stage(st, n.stages[0]);
+        else default_cpu_stage(st, n.stages[0], lanes_of(n));
+        notes_.push_back("Func " + n.name + ": operand of a contraction, computed at root (dense, read in place).");
     }
 
     // Vectorize the innermost pure loop (guarded tail), parallelize the outermost pure loop.
@@ -255,6 +264,7 @@ private:
                 else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
             }
         }
+        for (const std::string &f : p.materialized) materialize(dag_.node(f));
         const ContractionLoopNames nm = names_of(p, host.func.function(), acc.func.function());
         // The accumulator tile is stored with the vector dimension innermost, whatever the order
         // of acc's arguments (an inline sum() takes them in the order the free variables appear:
@@ -274,6 +284,12 @@ private:
                 << "Diet: the kernels of one dispatch disagree on operand staging\n";
         }
 
+        // A reduction extent known only at run time, estimated as a constant: the leaves were
+        // chosen for that extent (their dot products and k unrolling divide it) and run under
+        // specialize(extent == estimate); any other extent gets a general column kernel.
+        const bool fixed_k = !gpu_ && !p.reduction_extent && p.estimated_reduction_extent;
+        const MicroKernel general = fixed_k ? general_column_kernel(leaves, first) : MicroKernel{};
+
         // Func-level placement, shared by every leaf and variant (Halide takes compute_at from the
         // general case, so every specialization keeps the same loop names).
         const std::string task = nm.batch.empty() ? "n_t" : "task";
@@ -282,8 +298,8 @@ private:
             // Dot-product leaves read the operands themselves (their rfactor intermediate calls
             // them, acc does not): panels only when a column kernel is among the leaves (Halide
             // refuses a wrapper of a Func that no definition of acc calls).
-            const bool column_leaf = std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
-                                                 [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
+            const bool column_leaf = fixed_k || std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
+                                                            [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
             if (column_leaf) {
                 const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
                 stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
@@ -295,7 +311,9 @@ private:
             w_.store_in(acc, MemoryType::Register);
             if (first.cuda.staged()) {
                 std::vector<StagedOperand> ops;
-                for (const ContractionOperand &o : p.operands) ops.push_back({ref(o.func), o.vector_arg});
+                const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+                OperandCallers callers(w_, lookup, acc);
+                for (const ContractionOperand &o : p.operands) ops.push_back({ref(o.func), o.vector_arg, callers.of(o)});
                 stage_gpu_operands(w_, ops, acc, first.cuda, nm);
             }
         }
@@ -303,6 +321,41 @@ private:
         StageRef host_base = w_.stage(host, 0, host_stages[0]);
         StageRef init_base = w_.stage(acc, 0, acc_stages[0]);
         StageRef update_base = w_.stage(acc, 1, acc_stages[1]);
+        if (!fixed_k) {
+            apply_leaves(kc, leaves, host, host_base, init_base, update_base, nm, task);
+            return;
+        }
+        const SizeExpr k = w_.run_time_size(p.reduction[0].extent, output_ident);
+        const std::string est = std::to_string(*p.estimated_reduction_extent);
+        w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
+        const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
+        StageRef hk = w_.specialize(host_base, c), ik = w_.specialize(init_base, c), uk = w_.specialize(update_base, c);
+        apply_leaves(kc, leaves, host, hk, ik, uk, nm, task);
+        w_.comment("Any other reduction extent: a general column kernel.");
+        apply_kernel(general, host, host_base, init_base, update_base, nm, task, {}, false);
+        std::ostringstream extent;
+        extent << p.reduction[0].extent;
+        notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent of " + est + " (" + extent.str() +
+                         " as estimated); any other extent: micro-kernel " + general.to_string() + ".");
+    }
+
+    // A column kernel valid at any reduction extent (no k unrolling) for a dispatch chosen at
+    // an estimated one: the dispatch's last column leaf (its largest shapes), else, all leaves
+    // being dot products, a named heuristic: 2 vectors x 6 rows, the register tile that fits the
+    // smallest register file (16) with its operands.
+    static MicroKernel general_column_kernel(const Dispatch &leaves, const MicroKernel &first) {
+        MicroKernel g;
+        g.cpu = {first.cpu.vector_width, 2, 6, 1, 1, first.cpu.stage_strided};
+        for (const DispatchLeaf &l : leaves.leaves) {
+            if (!l.kernel.cpu.dot) g = l.kernel;
+        }
+        g.cpu.k_unroll = 1;
+        return g;
+    }
+
+    void apply_leaves(const KernelChoice &kc, const Dispatch &leaves, FuncRef &host, StageRef &host_base,
+                      StageRef &init_base, StageRef &update_base, const ContractionLoopNames &nm, const std::string &task) {
+        const MatmulPattern &p = kc.pattern;
         const bool dispatching = leaves.leaves.size() > 1;
         for (size_t li = 0; li < leaves.leaves.size(); li++) {
             const DispatchLeaf &leaf = leaves.leaves[li];

@@ -37,7 +37,7 @@ void schedule_copy(ScheduleWriter &w, const FuncRef &s, int warp) {
 void stage_gpu_operands(ScheduleWriter &w, const std::vector<StagedOperand> &operands, const FuncRef &acc,
                         const GpuKernel &k, const ContractionLoopNames &nm) {
     for (const StagedOperand &o : operands) {
-        FuncRef s = w.wrapper(o.func, acc);
+        FuncRef s = w.wrapper(o.func, o.caller);
         w.compute_at(s, acc, reduction_tile_loop(nm), true);
         w.store_in(s, MemoryType::GPUShared);
         // Lanes read this operand across its rows when it moves with the output's columns but

@@ -31,6 +31,7 @@ namespace diet {
 struct StagedOperand {
     ScheduleWriter::FuncRef func;
     int vector_arg = -1;  // ContractionOperand::vector_arg
+    ScheduleWriter::FuncRef caller;  // the Func whose definition reads it (acc, or one inlined into acc)
 };
 
 // The name of the serial loop over reduction tiles in acc's update.

@@ -33,9 +33,9 @@ bool broadcast_across_reduction(const ContractionOperand &o) {
     return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0;
 }
 
-void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, const ContractionOperand &o, FuncRef &acc,
-                          int lanes) {
-    FuncRef s = w.wrapper(ref(o.func), acc);
+void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, OperandCallers &callers,
+                          const ContractionOperand &o, int lanes) {
+    FuncRef s = w.wrapper(ref(o.func), callers.of(o));
     w.compute_root(s);
     const std::vector<Var> args = s.func.args();
     std::vector<std::string> order = {args[o.reduction_arg].name()};
@@ -52,6 +52,7 @@ void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, const Con
 // in place, k_pack-wide groups per lane. The broadcast operand as in stage_cpu_operands.
 void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc,
                            FuncRef &host, const std::string &task, int lanes) {
+    OperandCallers callers(w, ref, acc);
     std::set<std::string> wrapped;
     for (const ContractionOperand &o : p.operands) {
         if (wrapped.count(o.func)) continue;
@@ -59,13 +60,13 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
                                           [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
         if (broadcast_across_reduction(o) && !shared) {
             wrapped.insert(o.func);
-            copy_reduction_major(w, ref, o, acc, lanes);
+            copy_reduction_major(w, ref, callers, o, lanes);
             continue;
         }
         if (o.reduction_arg == 0 && !o.computed) continue;
         if (o.vector_arg < 0 && !o.computed) continue;
         wrapped.insert(o.func);
-        FuncRef s = w.wrapper(ref(o.func), acc);
+        FuncRef s = w.wrapper(ref(o.func), callers.of(o));
         w.compute_at(s, host, task, false);
         const std::vector<Var> args = s.func.args();
         std::vector<std::string> order = {args[o.reduction_arg].name()};
@@ -86,6 +87,18 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 
 }  // namespace
 
+FuncRef OperandCallers::of(const ContractionOperand &o) {
+    FuncRef cur = acc_;
+    std::vector<std::string> path;
+    for (const std::string &f : o.via) {
+        path.push_back(f);
+        auto it = clones_.find(path);
+        if (it == clones_.end()) it = clones_.emplace(path, w_.clone_in(ref_(f), cur)).first;
+        cur = it->second;
+    }
+    return cur;
+}
+
 // Operands read across the vector dimension (with `strided`: the kernel stages them) are
 // copied, per parallel task, into a panel whose innermost storage dimension is the vector one,
 // so the compute loop loads vectors. Operands read through a computed Func (a boundary
@@ -100,6 +113,7 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
     // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both
     // operands (a product of a matrix with itself) is staged once, for its first role; the
     // reduction-major copy only for a Func read in that role alone.
+    OperandCallers callers(w, ref, acc);
     std::set<std::string> wrapped;
     for (const ContractionOperand &o : p.operands) {
         const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
@@ -107,7 +121,7 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
         if (wrapped.count(o.func)) continue;
         if (broadcast_across_reduction(o) && !shared) {
             wrapped.insert(o.func);
-            copy_reduction_major(w, ref, o, acc, lanes);
+            copy_reduction_major(w, ref, callers, o, lanes);
             continue;
         }
         // Staging kernels copy the operands read across the vectors, and those read along
@@ -115,7 +129,7 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
         const bool panel = strided && (o.strided_along_vector() || (o.vector_arg == 0 && o.reduction_arg > 0));
         if (!panel && !o.computed) continue;
         wrapped.insert(o.func);
-        FuncRef s = w.wrapper(ref(o.func), acc);
+        FuncRef s = w.wrapper(ref(o.func), callers.of(o));
         w.compute_at(s, host, task, false);
         if (!o.strided_along_vector()) {
             std::vector<Var> args = s.func.args();

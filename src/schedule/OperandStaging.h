@@ -9,9 +9,28 @@
 #include "schedule/ApplyGroups.h"
 #include "schedule/ScheduleWriter.h"
 
+#include <map>
 #include <string>
 
 namespace diet {
+
+// The Func whose definition reads an operand, for a wrapper `operand.in(that)`: acc (or what the
+// schedule put in its place, an rfactor intermediate), or, for an operand read through Funcs
+// inlined into acc's summand (ContractionOperand::via), a clone of the last of them made for acc
+// alone (`prod.clone_in(acc)`): a wrapper in the shared Func would also redirect the reads of
+// the dot-product leaves' rfactor intermediates, which read the operands in place.
+class OperandCallers {
+public:
+    OperandCallers(ScheduleWriter &w, const FuncRefLookup &ref, ScheduleWriter::FuncRef acc)
+        : w_(w), ref_(ref), acc_(std::move(acc)) {}
+    ScheduleWriter::FuncRef of(const ContractionOperand &o);
+
+private:
+    ScheduleWriter &w_;
+    const FuncRefLookup &ref_;
+    ScheduleWriter::FuncRef acc_;
+    std::map<std::vector<std::string>, ScheduleWriter::FuncRef> clones_;  // by path from acc
+};
 
 // `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's

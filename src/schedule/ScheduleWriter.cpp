@@ -87,6 +87,13 @@ ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer, const F
     return f;
 }
 
+ScheduleWriter::FuncRef ScheduleWriter::clone_in(const FuncRef &producer, const FuncRef &consumer) {
+    Func c = Func(producer.func).clone_in(consumer.func);
+    FuncRef f{c, fresh_ident(producer.ident + "_clone_in_" + consumer.ident)};
+    emit("Func " + f.ident + " = " + producer.ident + ".clone_in(" + consumer.ident + ");");
+    return f;
+}
+
 ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer) {
     Func w = Func(producer.func).in();
     FuncRef f{w, fresh_ident(producer.ident + "_in")};
@@ -200,6 +207,10 @@ Condition ScheduleWriter::at_least(const SizeExpr &size, int64_t value) {
 
 Condition ScheduleWriter::at_most(const SizeExpr &size, int64_t value) {
     return {size.expr <= (int)value, size.text + " <= " + std::to_string(value)};
+}
+
+Condition ScheduleWriter::equal_to(const SizeExpr &size, int64_t value) {
+    return {size.expr == (int)value, size.text + " == " + std::to_string(value)};
 }
 
 void ScheduleWriter::comment(const std::string &text) {

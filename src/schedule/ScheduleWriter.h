@@ -38,6 +38,7 @@ public:
     FuncRef func(const FuncNode &node);
     FuncRef wrapper(const FuncRef &producer, const FuncRef &consumer);  // producer.in(consumer)
     FuncRef wrapper(const FuncRef &producer);  // producer.in(): read by every consumer
+    FuncRef clone_in(const FuncRef &producer, const FuncRef &consumer);  // a copy of producer's definition for consumer alone
     // update.rfactor({}): the whole reduction of an update moves into a new Func (pure init with
     // the reduction's identity, the same update); the update then adds that Func's value.
     FuncRef rfactor_all(const StageRef &update, const std::string &base);
@@ -57,6 +58,7 @@ public:
     SizeExpr run_time_size(const Halide::Expr &e, const std::function<std::string(const std::string &func)> &output_ident);
     Condition at_least(const SizeExpr &size, int64_t value);
     Condition at_most(const SizeExpr &size, int64_t value);
+    Condition equal_to(const SizeExpr &size, int64_t value);
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);

@@ -120,8 +120,8 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         }
         e.reduction_points.push_back(points);
     }
-    if (p.reduction_extent) {
-        e.reduction_max = *p.reduction_extent;
+    if (p.cpu_reduction_extent()) {
+        e.reduction_max = *p.cpu_reduction_extent();
     } else {
         // A symbolic reduction (e.g. over T): bound it by the largest host extent, the usual
         // case for attention-style products; only sizes the staging panel.
@@ -134,13 +134,15 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
 
 namespace {
 
-std::vector<int> k_unrolls(const MatmulPattern &p) {
+// `extent`: the reduction's constant extent (on a CPU, the estimate the kernels are specialized
+// on: MatmulPattern::cpu_reduction_extent).
+std::vector<int> k_unrolls(const std::optional<int64_t> &extent) {
     // Only exact divisors of a constant reduction extent: a split with a tail would put a guard
     // into the compute loop.
     std::vector<int> u = {1};
-    if (p.reduction_extent) {
+    if (extent) {
         for (int k : {2, 4, 8}) {
-            if (*p.reduction_extent % k == 0) u.push_back(k);
+            if (*extent % k == 0) u.push_back(k);
         }
     }
     return u;
@@ -362,7 +364,11 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     const int64_t elem = p.type.bytes();
     const int pack = packed_reduction_factor(p);
     if (pack > 1) return enumerate_packed_cpu_kernels(p, e, lim, pack);
-    for (int vectors = 1; vectors <= 4; vectors++) {
+    // An operand whose vectors would be gathers whatever its panel's storage (a flattened weight
+    // matrix read w(k + K * n)): the dot-product kernels read it along the reduction, densely.
+    const bool columns_gather = std::any_of(p.operands.begin(), p.operands.end(),
+                                            [](const ContractionOperand &o) { return o.vector_gather; });
+    for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
         for (int rows = 1; rows <= 8; rows++) {
             // Accumulators + one operand vector per column vector + one broadcast must fit.
             if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
@@ -370,7 +376,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // The staged panel (reduction x panel columns) must fit in half of L2.
                 int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * elem;
                 if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
-                for (int ku : k_unrolls(p)) {
+                for (int ku : k_unrolls(p.cpu_reduction_extent())) {
                     MicroKernel k;
                     k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
                     out.push_back(k);
@@ -407,7 +413,8 @@ int packed_reduction_factor(const MatmulPattern &p) {
 }
 
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
-    if (lanes < 4 || !p.reduction_extent || *p.reduction_extent % lanes != 0) return false;
+    const std::optional<int64_t> k = p.cpu_reduction_extent();
+    if (lanes < 4 || !k || *k % lanes != 0) return false;
     return std::all_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
         return o.unit_stride_reduction && !o.computed;
     });
@@ -425,7 +432,7 @@ std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const Mat
                     // Registers: accumulators, one row and one column of operands, ~24 for addressing.
                     int regs = rx * ry + rx + ry + 24;
                     if (regs > lim.registers_per_thread || regs * threads > lim.registers_per_block) continue;
-                    for (int ku : k_unrolls(p)) {
+                    for (int ku : k_unrolls(p.reduction_extent)) {
                         MicroKernel k;
                         k.gpu = true;
                         k.cuda = {tx, ty, rx, ry, ku};

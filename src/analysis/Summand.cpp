@@ -1,0 +1,120 @@
+#include "analysis/Summand.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Counts the Func calls and the other factors (constants, parameters) of a product of calls and
+// casts; false when `e` is anything else.
+bool product_factors(const Expr &e, int *calls, int *others) {
+    if (const Mul *m = e.as<Mul>()) return product_factors(m->a, calls, others) && product_factors(m->b, calls, others);
+    if (const Cast *c = e.as<Cast>()) return product_factors(c->value, calls, others);
+    if (const Call *c = e.as<Call>()) {
+        ++*calls;
+        return c->call_type == Call::Halide;
+    }
+    ++*others;
+    return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>() || e.as<Variable>();
+}
+
+// Whether an index is arithmetic on variables and constants only: no clamp, select or load (a
+// boundary condition's min/max make an operand's reads gathers).
+bool plain_index(const Expr &e) {
+    class Check : public IRVisitor {
+    public:
+        bool plain = true;
+        using IRVisitor::visit;
+        void visit(const Min *) override { plain = false; }
+        void visit(const Max *) override { plain = false; }
+        void visit(const Select *) override { plain = false; }
+        void visit(const Call *) override { plain = false; }
+        void visit(const Load *) override { plain = false; }
+    } check;
+    e.accept(&check);
+    return check.plain;
+}
+
+}  // namespace
+
+bool is_transparent_value(const Expr &e) {
+    int calls = 0, others = 0;
+    if (!product_factors(e, &calls, &others)) return false;
+    if (calls >= 2) return true;
+    if (const Cast *cast = e.as<Cast>()) return is_transparent_value(cast->value);
+    const Call *c = e.as<Call>();
+    return c && others == 0 && std::all_of(c->args.begin(), c->args.end(), plain_index);
+}
+
+namespace {
+
+using Inlinable = std::function<const Function *(const std::string &, const std::string &)>;
+
+// Pairs each call node of the final Expr with its caller. The kept calls are returned as they
+// are, so their addresses in the substitution's log are the nodes of the result.
+class CallerRecorder : public IRVisitor {
+public:
+    explicit CallerRecorder(Summand &s) : s_(s) {}
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) {
+            auto it = pending.find(op);
+            if (it != pending.end()) s_.via[op] = it->second;
+        }
+        IRVisitor::visit(op);
+    }
+    std::map<const Call *, std::vector<std::string>> pending;
+
+private:
+    Summand &s_;
+};
+
+}  // namespace
+
+Summand inline_transparent_calls(const Expr &summand, const std::string &acc, const Inlinable &inlinable) {
+    Summand s;
+    // Replaces calls to inlinable Funcs by their values at the call's arguments (recursively, with
+    // the inlined Func as the caller); logs every call it keeps with its caller.
+    struct Logged : public IRMutator {
+        Logged(std::string acc, std::vector<std::string> via, const Inlinable &inl, Summand &out,
+               std::map<const Call *, std::vector<std::string>> &log)
+            : acc(std::move(acc)), via(std::move(via)), inl(inl), out(out), log(log) {}
+        std::string acc;
+        std::vector<std::string> via;  // the Funcs substituted on the way here, outermost first
+        const Inlinable &inl;
+        Summand &out;
+        std::map<const Call *, std::vector<std::string>> &log;
+        using IRMutator::visit;
+        Expr visit(const Call *op) override {
+            if (op->call_type == Call::Halide && via.size() < 4) {
+                if (const Function *f = inl(op->name, via.empty() ? acc : via.back())) {
+                    Expr body = substitute_in_all_lets(f->values()[0]);
+                    for (size_t i = 0; i < op->args.size(); i++) body = substitute(f->args()[i], op->args[i], body);
+                    out.inlined.push_back(op->name);
+                    std::vector<std::string> deeper = via;
+                    deeper.push_back(op->name);
+                    Logged inner(acc, deeper, inl, out, log);
+                    return inner.mutate(body);
+                }
+            }
+            if (op->call_type == Call::Halide || op->call_type == Call::Image) {
+                log[op] = via;
+                return op;
+            }
+            return IRMutator::visit(op);
+        }
+    };
+    std::map<const Call *, std::vector<std::string>> log;
+    Logged top(acc, {}, inlinable, s, log);
+    s.value = top.mutate(summand);
+    CallerRecorder rec(s);
+    rec.pending = log;
+    s.value.accept(&rec);
+    return s;
+}
+
+}  // namespace diet
