@@ -210,7 +210,8 @@ std::vector<std::string> forms_of(const std::string &family) {
     if (family == "dense") {
         return {"dense/canonical", "dense/inline_sum", "dense/update_on_output", "dense/bias_init", "dense/epilogue_chain",
                 "dense/bias_relu_chain", "dense/split_reduction", "dense/product_func", "dense/transpose_func",
-                "dense/scaled_operand", "dense/flat_1d", "dense/symbolic_k", "layout/NN", "layout/TN", "layout/TT"};
+                "dense/scaled_operand", "dense/flat_1d", "dense/symbolic_k", "dense/sum_of_halves", "dense/two_updates",
+                "layout/NN", "layout/TN", "layout/TT"};
     }
     if (family == "bmm") {
         return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",

@@ -17,6 +17,8 @@
 //   dense/product_func, transpose_func, scaled_operand, flat_1d, symbolic_k: the product in a
 //                Func of its own, the weights through a transposing Func, the activations scaled
 //                by a Func, both operands flattened to 1-D buffers, the reduction over x's width
+//   dense/sum_of_halves, two_updates: the reduction over two halves of K as two inline sums added
+//                in the output, or as two updates of one accumulator (the shapes of an LSTM gate)
 // Estimates are symbolic in T (range [t_min, t_max]).
 #pragma once
 
@@ -51,7 +53,7 @@ inline std::vector<std::string> form_names() {
     return {"dense/canonical", "dense/inline_sum",  "dense/inline_sum_other_names", "dense/update_on_output",
             "dense/bias_init", "dense/epilogue_chain", "dense/bias_relu_chain", "dense/relu_sum_cast",
             "dense/split_reduction", "dense/product_func", "dense/transpose_func", "dense/scaled_operand",
-            "dense/flat_1d", "dense/symbolic_k", "layout/NN",
+            "dense/flat_1d", "dense/symbolic_k", "dense/sum_of_halves", "dense/two_updates", "layout/NN",
             "layout/NT",       "layout/TN",          "layout/TT",                    "bmm_nt/canonical",
             "bmm_nt/inline_sum", "bmm_nt/update_on_output", "bmm_nn/canonical",      "bmm_nn/inline_sum",
             "bmm_nn/update_on_output", "conv/3x3", "conv/3x3_zero_padded", "int/u8i8", "int/i16", "int/f16", "int/f32",
@@ -141,6 +143,19 @@ inline void dense(Form &f, const Sizes &s, const std::string &how) {
         // The reduction over the input's width, as a shape-generic generator writes it.
         RDom kw(0, x.dim(0).extent(), "kw");
         y(n, m) = sum(x(kw, m) * w(kw, n));
+    } else if (how == "sum_of_halves") {
+        // A sum of two contractions added in one output (the shape of an LSTM gate's x·Wx + h·Wh),
+        // here over the two halves of K so that it computes the dense product.
+        RDom lo(0, K / 2, "lo"), hi(K / 2, K - K / 2, "hi");
+        y(n, m) = sum(x(lo, m) * w(lo, n)) + sum(x(hi, m) * w(hi, n));
+    } else if (how == "two_updates") {
+        // The same as two updates of one accumulator.
+        RDom lo(0, K / 2, "lo"), hi(K / 2, K - K / 2, "hi");
+        Func acc("acc");
+        acc(n, m) = 0.f;
+        acc(n, m) += x(lo, m) * w(lo, n);
+        acc(n, m) += x(hi, m) * w(hi, n);
+        y(n, m) = acc(n, m);
     } else if (how == "split_reduction") {
         // The reduction written over a 2-D RDom, its index computed from both (Halide's sum()
         // binds the shared index in a Let).

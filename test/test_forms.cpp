@@ -57,13 +57,13 @@ public:
         : acc_(acc), pattern_("^" + std::regex_replace(acc, std::regex(R"([$])"), R"(\$)") +
                               (any_intermediate ? R"([^.]*_intm(\$[0-9]+)?\.s1\.)"
                                : intermediate   ? R"(((\$|_)[0-9]+)?_intm(\$[0-9]+)?\.s1\.)"
-                                                : R"((\$[0-9]+)?\.s1\.)")) {}
+                                                : R"((\$[0-9]+)?\.s[1-9][0-9]*\.)")) {}
     int loops = 0;
     std::vector<std::string> problems;
     std::string update_loops;  // every update loop seen, for the failure message
     using IRVisitor::visit;
     void visit(const For *op) override {
-        if (op->name.find(".s1.") != std::string::npos) update_loops += " " + op->name;
+        if (std::regex_search(op->name, kUpdateStage)) update_loops += " " + op->name;
         HasLoop inner;
         op->body.accept(&inner);
         if (!inner.found && std::regex_search(op->name, pattern_)) {
@@ -78,7 +78,12 @@ public:
 private:
     std::string acc_;
     std::regex pattern_;
-    static std::string acc_name_of(const std::string &loop) { return loop.substr(0, loop.find(".s1.")); }
+    // Every update stage's loops (a contraction may have several updates: two_updates).
+    inline static const std::regex kUpdateStage{R"(\.s[1-9][0-9]*\.)"};
+    static std::string acc_name_of(const std::string &loop) {
+        std::smatch m;
+        return std::regex_search(loop, m, kUpdateStage) ? loop.substr(0, m.position(0)) : loop;
+    }
     struct Inner : IRVisitor {
         explicit Inner(std::string buf) : buf(std::move(buf)) {}
         std::string buf;
@@ -162,6 +167,37 @@ void check_values(Form &diet_form, Form &ref_form, Pipeline &dp, Pipeline &rp, c
     }
 }
 
+// Diet schedules `out` with default options; `dp` (a Pipeline of it) is compiled for the host; the
+// compute loops of every contraction of `dag` (its accumulator's updates, or their lane
+// intermediates) exist and are guard-free without accumulator gathers. Returns Diet's log.
+std::string schedule_and_check_loops(Func out, Pipeline &dp, const diet::FunctionDAG &dag) {
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    try {
+        diet::autoschedule(Pipeline(out), target, 2, 0, diet::Options{});
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, !Catch::Contains("scheduled with the default stage rules"));
+    Stmt lowered;
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(target);
+    for (const diet::MatmulPattern &p : dag.matmuls()) {
+        INFO("contraction " << p.acc << ", recognized: " << p.description);
+        // The exact name: a softmax's sum() is "sum$<n>" too.
+        ComputeLoopCheck lanes(p.acc, false, true), plain(p.acc, false);
+        lowered.accept(&lanes);
+        lowered.accept(&plain);
+        INFO("update loops:" << lanes.update_loops);
+        CHECK(lanes.loops + plain.loops > 0);
+        for (const std::string &problem : lanes.problems) FAIL_CHECK(problem);
+        for (const std::string &problem : plain.problems) FAIL_CHECK(problem);
+    }
+    return log;
+}
+
 // Builds the form twice: one scheduled by Diet, one left unscheduled (the reference); checks
 // recognition, the lowered compute loops and the values at each T.
 // T in [1, 64]; the T tried go past the range.
@@ -224,9 +260,82 @@ std::string check_form(const std::string &label, const std::string &expected_hos
 TEST_CASE("dense forms: each spelling is recognized, correct, guard-free, without accumulator gathers", "[forms]") {
     for (const char *how : {"canonical", "inline_sum", "inline_sum_other_names", "update_on_output", "bias_init",
                             "epilogue_chain", "bias_relu_chain", "relu_sum_cast", "split_reduction", "product_func",
-                            "transpose_func", "scaled_operand", "flat_1d", "symbolic_k"}) {
+                            "transpose_func", "scaled_operand", "flat_1d", "symbolic_k", "two_updates"}) {
         check_form(std::string("dense/") + how, "y");
     }
+}
+
+namespace {
+
+// An LSTM-style gate over two inputs and their weights, y = x·wxᵀ + h·whᵀ + b, spelled as two
+// inline sums added in the output, or as two updates of one accumulator.
+struct Gate {
+    ImageParam x{Float(32), 2, "x"}, wx{Float(32), 2, "wx"}, h{Float(32), 2, "h"}, wh{Float(32), 2, "wh"};
+    ImageParam b{Float(32), 1, "b"};
+    Param<int> T{"T", 16};
+    Func y{"y"};
+    static constexpr int K = 40, J = 24, N = 48;
+    Gate(bool updates, bool estimates) {
+        T.set_range(1, 64);
+        Var n("n"), m("m");
+        RDom k(0, K, "k"), j(0, J, "j");
+        if (updates) {
+            Func acc("acc");
+            acc(n, m) = b(n);
+            acc(n, m) += x(k, m) * wx(k, n);
+            acc(n, m) += h(j, m) * wh(j, n);
+            y(n, m) = acc(n, m);
+        } else {
+            y(n, m) = sum(x(k, m) * wx(k, n)) + sum(h(j, m) * wh(j, n)) + b(n);
+        }
+        if (!estimates) return;
+        x.set_estimates({{0, K}, {0, 4 * T}});
+        h.set_estimates({{0, J}, {0, 4 * T}});
+        wx.set_estimates({{0, K}, {0, N}});
+        wh.set_estimates({{0, J}, {0, N}});
+        b.set_estimates({{0, N}});
+        y.set_estimates({{0, N}, {0, 4 * T}});
+    }
+    std::vector<ImageParam> inputs() const { return {x, wx, h, wh, b}; }
+    std::vector<std::vector<int>> sizes(int t) const { return {{K, 4 * t}, {K, N}, {J, 4 * t}, {J, N}, {N}}; }
+};
+
+// Diet schedules the gate; returns its log after checking the values against the unscheduled
+// gate at every T (inside T's range and past it) and the compute loops of every contraction.
+std::string check_gate(bool updates) {
+    Gate diet_gate(updates, true), ref(updates, false);
+    diet::FunctionDAG dag({diet_gate.y.function()});
+    REQUIRE(dag.matmuls().size() == (updates ? 1u : 2u));
+    CHECK(dag.unmatched_reductions().empty());
+    const Target target = diet::runnable_host_target();
+    Pipeline dp(diet_gate.y), rp(ref.y);
+    const std::string log = schedule_and_check_loops(diet_gate.y, dp, dag);
+    for (int t : {1, 2, 3, 16, 37, 64, 100}) {
+        INFO("T = " << t);
+        const std::vector<std::vector<int>> sizes = diet_gate.sizes(t);
+        for (size_t i = 0; i < sizes.size(); i++) {
+            Buffer<> in = input_of(Float(32), sizes[i], 11 + (uint32_t)i);
+            diet_gate.inputs()[i].set(in);
+            ref.inputs()[i].set(in);
+        }
+        diet_gate.T.set(t);
+        ref.T.set(t);
+        CHECK(compare(dp.realize({Gate::N, 4 * t}, target), rp.realize({Gate::N, 4 * t}, target)) == "");
+    }
+    return log;
+}
+
+}  // namespace
+
+// A sum of contractions (issue 13; 15-50x slower before, see apps/results/cpu/forms_probe3):
+// the first sum tiles the output, the second is tiled on a wrapper of its own accumulator (stored
+// in the output's order) that the output's tiles read; two updates of one accumulator are computed
+// in turn on the same register tile.
+TEST_CASE("a sum of contractions: two inline sums in one output, two updates of one accumulator", "[forms][sum]") {
+    std::string log = check_gate(false);
+    CHECK_THAT(log, Catch::Contains("read pointwise by y"));
+    log = check_gate(true);
+    CHECK_THAT(log, Catch::Contains("over 2 updates"));
 }
 
 // The same product split across Funcs by the user, at K = 64 (dot-product kernels exist): the
@@ -249,6 +358,32 @@ TEST_CASE("a contraction split across Funcs, a computed operand, flattened opera
     CHECK_THAT(log, Catch::Contains(": operand of a contraction, computed at root"));
     log = check_form("dense/flat_1d", "y", ts, sizes, opts, true);
     CHECK_THAT(log, !Catch::Contains("micro-kernel cpu{vec="));
+}
+
+// A transposing Func whose own argument names are the caller's, swapped: the substitution into
+// the summand binds every argument at once (one by one, wt(m, n) = w(n, m) called as wt(n, k)
+// would read w(k, k)).
+TEST_CASE("the summand's Funcs are substituted with all their arguments at once", "[forms]") {
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w");
+    Var n("n"), m("m");
+    RDom k(0, 64, "k");
+    Func wt("wt"), y("y");
+    wt(m, n) = w(n, m);
+    y(n, m) = sum(x(k, m) * wt(n, k));
+    diet::FunctionDAG dag({y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const diet::MatmulPattern &p = dag.matmuls()[0];
+    INFO(p.description);
+    bool weights = false;
+    for (const diet::ContractionOperand &o : p.operands) {
+        if (o.func.rfind("w", 0) != 0) continue;
+        weights = true;
+        CHECK(o.via == std::vector<std::string>{wt.name()});
+        CHECK(o.vector_arg == 1);     // w(k, n): n in its second argument
+        CHECK(o.reduction_arg == 0);  // and k in its first
+        CHECK(o.unit_stride_reduction);
+    }
+    CHECK(weights);
 }
 
 // RDom(0, x.width()): the kernels are chosen for x's estimated width (64: dot products, k
@@ -507,32 +642,8 @@ void check_chain(const std::string &label, int contractions, const std::vector<i
     CHECK(intermediate_hosts == contractions - 1);
 
     const Target target = diet::runnable_host_target();
-    diet_test::StderrCapture cap(false);
-    try {
-        diet::autoschedule(Pipeline(diet_form.out), target, 2, 0, diet::Options{});
-    } catch (const Halide::Error &e) {
-        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
-    }
-    const std::string log = cap.finish();
-    INFO("Diet's log:\n" << log);
-    CHECK_THAT(log, !Catch::Contains("scheduled with the default stage rules"));
-
-    Stmt lowered;
     Pipeline dp(diet_form.out), rp(ref_form.out);
-    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
-    dp.compile_jit(target);
-    for (const diet::MatmulPattern &p : dag.matmuls()) {
-        INFO("contraction " << p.acc);
-        // The exact name: a softmax's sum() is "sum$<n>" too.
-        ComputeLoopCheck check(p.acc, false, true);
-        ComputeLoopCheck plain(p.acc, false);
-        lowered.accept(&check);
-        lowered.accept(&plain);
-        INFO("update loops:" << check.update_loops);
-        CHECK(check.loops + plain.loops > 0);
-        for (const std::string &problem : check.problems) FAIL_CHECK(problem);
-        for (const std::string &problem : plain.problems) FAIL_CHECK(problem);
-    }
+    schedule_and_check_loops(diet_form.out, dp, dag);
     check_values(diet_form, ref_form, dp, rp, ts, target);
 }
 
@@ -558,4 +669,12 @@ TEST_CASE("attention: scores read by a softmax, then the context product", "[for
     for (const char *how : {"canonical", "inline_sum"}) {
         check_chain(std::string("attn/") + how, 2, {1, 2, 5, 17, 33, 64}, sizes);  // T bounds an RDom: in range
     }
+}
+
+// The sum of contractions in the forms table (two inline sums over the halves of K): two kernels,
+// one on the output, one on a wrapper the output's tiles read.
+TEST_CASE("a sum of contractions in the forms table", "[forms][sum]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 48;
+    check_chain("dense/sum_of_halves", 2, {1, 2, 3, 16, 37, 64, 100}, sizes);
 }

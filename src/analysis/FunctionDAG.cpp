@@ -114,6 +114,46 @@ bool is_plain_copy(const Function &f) {
     return true;
 }
 
+// One operand of a contraction term: how the call `c` (made in `summand`, over `rvars`) moves with
+// the output's vector variable and with the reduction.
+ContractionOperand describe_operand(const Call *c, const Summand &summand, const std::vector<LoopVar> &rvars,
+                                    const std::string &vector_var, const std::vector<std::string> &acc_args,
+                                    const std::vector<int> &mapping) {
+    ContractionOperand o;
+    o.func = c->name;
+    auto via = summand.via.find(c);
+    if (via != summand.via.end()) o.via = via->second;
+    o.type = c->type;
+    o.dims = (int)c->args.size();
+    o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
+    for (size_t a = 0; a < c->args.size(); a++) {
+        if (expr_uses_var(c->args[a], vector_var)) {
+            o.vector_arg = (int)a;
+            // The vectors step this argument by one element, or they gather.
+            const Expr v = Variable::make(Int(32), vector_var);
+            const Expr step = simplify(substitute(vector_var, v + 1, c->args[a]) - c->args[a]);
+            o.vector_gather = !is_const_one(step);
+            break;
+        }
+    }
+    if (!rvars.empty() && !c->args.empty()) {
+        const std::string &rv = rvars[0].name;
+        Expr rest = simplify(c->args[0] - Variable::make(c->args[0].type(), rv));
+        o.unit_stride_reduction = expr_uses_var(c->args[0], rv) && !expr_uses_var(rest, rv);
+    }
+    if (rvars.size() == 1 && !c->args.empty()) {
+        const std::string &rv = rvars[0].name;
+        for (size_t a = 0; a < c->args.size() && o.reduction_arg < 0; a++) {
+            const Expr free = simplify(c->args[a] - Variable::make(c->args[a].type(), rv));
+            if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
+        }
+    }
+    for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
+        o.reused = !call_uses_var(c, acc_args[mapping[d]]);
+    }
+    return o;
+}
+
 // MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
 // operand that does not move with the vectors, and by no operand that does (so each vector loaded
 // is reused across the rows, each broadcast across the vectors). -1 when none qualifies.
@@ -307,27 +347,7 @@ const FuncNode *FunctionDAG::chain_consumer(const FuncNode &cur, int dims, std::
 void FunctionDAG::classify_matmuls() {
     for (const FuncNode &r : nodes_) {
         if (r.is_extern || r.dims() < 2 || r.func.outputs() != 1) continue;
-        if (r.stages.size() > 2) {
-            // acc += a * b over one RDom, then over another (a split reduction written as two
-            // updates): one contraction per Func is recognized. Said, not silently slow.
-            for (const Definition &u : r.func.updates()) {
-                const Add *add = substitute_in_all_lets(u.values()[0]).as<Add>();
-                if (add && !u.schedule().rvars().empty() && calls_in(add->b).func_calls.size() + calls_in(add->a).func_calls.size() >= 3) {
-                    unmatched_[r.name] = "it has " + std::to_string(r.stages.size() - 1) +
-                                         " update definitions (a contraction is recognized in a Func with one)";
-                    break;
-                }
-            }
-        }
-        if (r.stages.size() != 2) continue;
-        const Definition &upd = r.func.updates()[0];
-        if (upd.schedule().rvars().empty()) continue;
-        // acc(v...) += e, with e reading at least two producers: a contraction.
-        // Halide's inline sum() binds a repeated subexpression (an index k = r.x + 32 * r.y used
-        // by both operands) in a Let: look through it.
-        const Expr value = substitute_in_all_lets(upd.values()[0]);
-        const Add *add = value.as<Add>();
-        if (!add) continue;
+        if (r.stages.size() < 2) continue;
         auto is_self_at_pure = [&](const Expr &e) {
             const Call *c = e.as<Call>();
             if (!c || c->name != r.name || c->args.size() != r.func.args().size()) return false;
@@ -336,36 +356,63 @@ void FunctionDAG::classify_matmuls() {
             }
             return true;
         };
-        Expr contribution = is_self_at_pure(add->a) ? add->b : is_self_at_pure(add->b) ? add->a : Expr();
-        if (!contribution.defined()) continue;
         // The product as it computes: pure Funcs that only multiply or rearrange what they read,
         // each read by the reduction only, are seen through (the schedule leaves them inlined).
-        const Summand summand = inline_transparent_calls(
-            contribution, r.name, [&](const std::string &callee, const std::string &caller) -> const Function * {
-                if (!has(callee) || callee == r.name) return nullptr;
-                const FuncNode &f = node(callee);
-                const bool only_here = f.consumers.size() == 1 && *f.consumers.begin() == caller;
-                if (f.is_extern || f.is_output || f.has_updates() || f.func.outputs() != 1 || !only_here ||
-                    !is_transparent_value(substitute_in_all_lets(f.func.values()[0]))) {
-                    return nullptr;
-                }
-                // A Func reading a reduction's result (an MLP's activation of its first layer)
-                // is where that result is materialized: it stays.
-                for (const std::string &p : f.producers) {
-                    if (node(p).has_updates()) return nullptr;
-                }
-                return &f.func;
-            });
-        contribution = summand.value;
-        CallCollector operands = calls_in(contribution);
-        if (operands.func_calls.size() < 2) continue;
-
-        auto reject = [&](const std::string &why) { unmatched_[r.name] = why; };
+        const auto inlinable = [&](const std::string &callee, const std::string &caller) -> const Function * {
+            if (!has(callee) || callee == r.name) return nullptr;
+            const FuncNode &f = node(callee);
+            const bool only_here = f.consumers.size() == 1 && *f.consumers.begin() == caller;
+            if (f.is_extern || f.is_output || f.has_updates() || f.func.outputs() != 1 || !only_here ||
+                !is_transparent_value(substitute_in_all_lets(f.func.values()[0]))) {
+                return nullptr;
+            }
+            // A Func reading a reduction's result (an MLP's activation of its first layer)
+            // is where that result is materialized: it stays.
+            for (const std::string &p : f.producers) {
+                if (node(p).has_updates()) return nullptr;
+            }
+            return &f.func;
+        };
+        // Every update must be a contraction: acc(v...) += e over an RDom, e reading at least two
+        // producers. Several (acc += x·wx; acc += h·wh: an LSTM gate; or one reduction written
+        // over two RDoms) are computed one after the other on the same register tile.
+        // Halide's inline sum() binds a repeated subexpression (an index k = r.x + 32 * r.y used
+        // by both operands) in a Let: look through it.
+        struct Term {
+            Summand summand;
+            std::vector<const Call *> calls;
+            std::vector<LoopVar> rvars;
+        };
+        std::vector<Term> terms;
         bool pure_lhs = true;
-        for (size_t i = 0; i < upd.args().size(); i++) {
-            pure_lhs &= is_var_named(upd.args()[i], r.func.args()[i]);
+        for (size_t u = 0; u < r.func.updates().size(); u++) {
+            const Definition &upd = r.func.updates()[u];
+            if (upd.schedule().rvars().empty()) break;
+            const Expr value = substitute_in_all_lets(upd.values()[0]);  // keeps `add` alive
+            const Add *add = value.as<Add>();
+            if (!add) break;
+            const Expr contribution = is_self_at_pure(add->a) ? add->b : is_self_at_pure(add->b) ? add->a : Expr();
+            if (!contribution.defined()) break;
+            Term t;
+            t.summand = inline_transparent_calls(contribution, r.name, inlinable);
+            t.calls = calls_in(t.summand.value).func_calls;
+            if (t.calls.size() < 2) break;
+            for (size_t i = 0; i < upd.args().size(); i++) pure_lhs &= is_var_named(upd.args()[i], r.func.args()[i]);
+            for (const LoopVar &l : r.stages[u + 1].loops) {
+                if (l.is_rvar) t.rvars.push_back(l);
+            }
+            terms.push_back(t);
+        }
+        if (terms.empty()) continue;
+        auto reject = [&](const std::string &why) { unmatched_[r.name] = why; };
+        if (terms.size() != r.func.updates().size()) {
+            reject("of its " + std::to_string(r.func.updates().size()) + " update definitions only " +
+                   std::to_string(terms.size()) + " (the first) are contractions");
+            continue;
         }
         if (!pure_lhs) { reject("its update does not write at its pure coordinates"); continue; }
+        std::vector<const Call *> all_calls;
+        for (const Term &t : terms) all_calls.insert(all_calls.end(), t.calls.begin(), t.calls.end());
 
         // Where the result goes: the output itself, or along a chain of pure pointwise Funcs
         // (each the only consumer of the one before: the epilogue, inlined into the host) to the
@@ -379,6 +426,7 @@ void FunctionDAG::classify_matmuls() {
         std::string why;
         if (r.is_output) {
             if (!r.consumers.empty()) why = "the reduction is an output that other stages also read";
+            else if (terms.size() > 1) why = "it is an output with " + std::to_string(terms.size()) + " contraction updates (one is moved off an output)";
         } else {
             const FuncNode *cur = &r;
             while (true) {
@@ -403,16 +451,36 @@ void FunctionDAG::classify_matmuls() {
             }
         }
         if (!why.empty()) { reject(why); continue; }
+        // A sum of contractions (an LSTM gate's x·Wx + h·Wh, out = a@b + c@d): the first one to
+        // reach a host tiles it; each later one is tiled on a wrapper of its own accumulator,
+        // computed at root, which the host's tiles read pointwise. (Tiling one host twice is
+        // refused by Halide: "n_v is already used".)
+        auto same_host = std::find_if(matmuls_.begin(), matmuls_.end(),
+                                      [&](const MatmulPattern &q) { return q.host == host_ptr->name; });
+        // The wrapper's dimensions are taken in the order the host reads them (`mapping`, kept):
+        // an inline sum()'s accumulator takes its arguments in the order the free variables
+        // appear, and a wrapper stored so would be read transposed by the host's tiles.
+        std::vector<int> host_arg_of_dim(r.dims());
+        for (int d = 0; d < r.dims(); d++) host_arg_of_dim[d] = d;
+        std::string summed_into;
+        if (same_host != matmuls_.end() && host_ptr != &r) {
+            summed_into = host_ptr->name + " (whose tiles compute " + same_host->acc + ")";
+            host_ptr = &r;
+            wraps_acc = true;
+            epilogue.clear();
+            host_arg_of_dim = mapping;
+        }
         const FuncNode &host = *host_ptr;
         std::vector<Expr> host_extent;
         if (host.is_output) {
             for (int d = 0; d < host.dims(); d++) host_extent.push_back(Func(host.func).output_buffer().dim(d).extent());
         } else {
-            host_extent = run_time_extents(*this, host.name);
-            if (host_extent.empty()) {
+            const std::vector<Expr> by_arg = run_time_extents(*this, host.name);
+            if (by_arg.empty()) {
                 reject("the region of " + host.name + " it would be tiled over is not known before the pipeline runs");
                 continue;
             }
+            for (int a : host_arg_of_dim) host_extent.push_back(by_arg.at(a));
         }
         // The batched kernel fuses the tile and batch loops into one parallel task loop. When other
         // stages also read the output, Halide 14 bounds the batch index recovered from that loop
@@ -424,8 +492,10 @@ void FunctionDAG::classify_matmuls() {
         }
         // One micro-kernel per output: a second reduction read by the same output (out = a@b + c@d)
         // would tile the output twice, which Halide refuses ("n_v is already used", test_fuzz).
-        auto same_host = std::find_if(matmuls_.begin(), matmuls_.end(),
-                                      [&](const MatmulPattern &q) { return q.host == host.name; });
+        // (A later contraction reaching a tiled host was moved onto its own wrapper above; what
+        // is left is an output that is itself a contraction's accumulator.)
+        same_host = std::find_if(matmuls_.begin(), matmuls_.end(),
+                                 [&](const MatmulPattern &q) { return q.host == host.name; });
         if (same_host != matmuls_.end()) {
             reject("its consumer " + host.name + " already hosts the micro-kernel of " + same_host->acc);
             continue;
@@ -435,59 +505,65 @@ void FunctionDAG::classify_matmuls() {
         p.acc = r.name;
         p.host = host.name;
         p.epilogue = epilogue;
-        p.inlined = summand.inlined;
+        for (const Term &t : terms) {
+            for (const std::string &f : t.summand.inlined) {
+                if (std::find(p.inlined.begin(), p.inlined.end(), f) == p.inlined.end()) p.inlined.push_back(f);
+            }
+            p.update_reductions.push_back(t.rvars);
+        }
         p.update_on_output = &host == &r && !wraps_acc;
         p.host_is_output = host.is_output;
         p.host_wraps_acc = wraps_acc;
         p.host_extent = host_extent;
         p.acc_arg_of_host_dim = mapping;
+        p.host_arg_of_dim = host_arg_of_dim;
         p.type = r.func.output_types()[0];
-        for (const LoopVar &l : r.stages[1].loops) {
-            if (l.is_rvar) p.reduction.push_back(l);
-        }
-        if (p.reduction.size() == 1) {
+        p.reduction = terms[0].rvars;
+        if (terms.size() == 1 && p.reduction.size() == 1) {
             p.reduction_extent = constant_value(p.reduction[0].extent);
             if (!p.reduction_extent && p.type.is_float() && is_run_time_size(p.reduction[0].extent)) {
                 const std::optional<int64_t> est = ShapeFamily::evaluate_pipeline_expr(p.reduction[0].extent, {});
                 if (est && *est > 0) p.estimated_reduction_extent = est;
             }
+        } else if (terms.size() > 1) {
+            // Several updates: the extent every one of them has, when they agree (k unrolling
+            // must divide each).
+            std::optional<int64_t> common;
+            bool agree = true;
+            for (const Term &t : terms) {
+                const std::optional<int64_t> e = t.rvars.size() == 1 ? constant_value(t.rvars[0].extent) : std::nullopt;
+                agree &= e.has_value() && (!common || *common == *e);
+                common = e;
+            }
+            if (agree) p.reduction_extent = common;
+        }
+        {
+            std::optional<int64_t> inner, total = 0;
+            bool agree = true;
+            for (const Term &t : terms) {
+                const std::optional<int64_t> e = constant_value(t.rvars[0].extent);
+                agree &= e.has_value() && (!inner || *inner == *e);
+                inner = e;
+                std::optional<int64_t> points = 1;
+                for (const LoopVar &l : t.rvars) {
+                    const std::optional<int64_t> x = constant_value(l.extent);
+                    points = x && points ? std::optional<int64_t>(*points * *x) : std::nullopt;
+                }
+                total = points && total ? std::optional<int64_t>(*total + *points) : std::nullopt;
+            }
+            if (agree) p.inner_reduction_extent = inner;
+            p.total_reduction_extent = total;
         }
         const std::string vector_var = r.func.args()[mapping[0]];
-        for (const Call *c : operands.func_calls) {
-            ContractionOperand o;
-            o.func = c->name;
-            auto via = summand.via.find(c);
-            if (via != summand.via.end()) o.via = via->second;
-            o.type = c->type;
-            o.dims = (int)c->args.size();
-            o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
-            for (size_t a = 0; a < c->args.size(); a++) {
-                if (expr_uses_var(c->args[a], vector_var)) {
-                    o.vector_arg = (int)a;
-                    // The vectors step this argument by one element, or they gather.
-                    const Expr v = Variable::make(Int(32), vector_var);
-                    const Expr step = simplify(substitute(vector_var, v + 1, c->args[a]) - c->args[a]);
-                    o.vector_gather = !is_const_one(step);
-                    break;
-                }
+        for (const Term &t : terms) {
+            for (const Call *c : t.calls) {
+                ContractionOperand o = describe_operand(c, t.summand, t.rvars, vector_var, r.func.args(), mapping);
+                bool seen = false;
+                for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
+                if (!seen) p.operands.push_back(o);
             }
-            if (p.reduction.size() == 1 && !c->args.empty()) {
-                const std::string &rv = p.reduction[0].name;
-                Expr rest = simplify(c->args[0] - Variable::make(c->args[0].type(), rv));
-                o.unit_stride_reduction = expr_uses_var(c->args[0], rv) && !expr_uses_var(rest, rv);
-                for (size_t a = 0; a < c->args.size() && o.reduction_arg < 0; a++) {
-                    const Expr free = simplify(c->args[a] - Variable::make(c->args[a].type(), rv));
-                    if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
-                }
-            }
-            for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
-                o.reused = !call_uses_var(c, r.func.args()[mapping[d]]);
-            }
-            bool seen = false;
-            for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
-            if (!seen) p.operands.push_back(o);
         }
-        const int reusing = reusing_row_dim(operands.func_calls, r.func.args(), mapping);
+        const int reusing = reusing_row_dim(all_calls, r.func.args(), mapping);
         // No operand reused across the output (non-local means' weighted sum: every product reads
         // per-pixel weights): a register tile gains nothing. On an output the kernel still tiles
         // and vectorizes it; an intermediate is left to the stage rules, which compute such
@@ -498,12 +574,21 @@ void FunctionDAG::classify_matmuls() {
         }
         p.row_dim = std::max(reusing, 1);
         std::vector<std::string> rnames, onames;
-        for (const LoopVar &l : p.reduction) rnames.push_back(l.name);
+        for (const std::vector<LoopVar> &u : p.update_reductions) {
+            std::vector<std::string> names;
+            for (const LoopVar &l : u) names.push_back(l.name);
+            rnames.push_back(joined(names));
+        }
         for (const ContractionOperand &o : p.operands) onames.push_back(o.func);
         p.description = "contraction " + r.name + "(" + joined(r.func.args()) + ") += product of " + joined(onames) +
                         (p.inlined.empty() ? "" : " (read through " + joined(p.inlined) + ", inlined)") +
-                        " over " + joined(rnames) + "; " +
+                        " over " + (rnames.size() == 1 ? rnames[0] : std::to_string(rnames.size()) + " updates, over " + [&] {
+                            std::string all;
+                            for (const std::string &n : rnames) all += (all.empty() ? "" : ", then ") + n;
+                            return all;
+                        }()) + "; " +
                         (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
+                         : !summed_into.empty() ? "read pointwise by " + summed_into + ", tiled through a wrapper computed at root"
                          : wraps_acc ? "read by other stages, tiled through a wrapper computed at root"
                                      : (host.is_output ? "output " : "result ") + host.name +
                                            (host.is_output ? "" : " (computed at root, read by " + joined({host.consumers.begin(), host.consumers.end()}) + ")") +

@@ -48,8 +48,9 @@ struct ContractionOperand {
     bool computed = false;
     // Some dimension of the contraction's result does not move it: each value read is reused.
     bool reused = false;
-    // Its innermost argument is the (single) reduction variable plus terms free of it: a vector
-    // of consecutive reduction steps is one dense load (what the dot-product kernel reads). (A
+    // Its innermost argument is the innermost reduction variable plus terms free of it (the other
+    // reduction variables among them: ctx(r.x, r.y, m) or x(r.x + 8 * r.y, m)): a vector of
+    // consecutive reduction steps is one dense load (what the dot-product kernel reads). (A
     // reduction written backwards, x(K - 1 - k, m), also loads densely, reversed: with dot
     // kernels it measured 0.41-0.49x the canonical form at T = 1-8, slower than without.)
     bool unit_stride_reduction = false;
@@ -88,6 +89,10 @@ struct MatmulPattern {
     std::vector<Halide::Expr> host_extent;
     // For each dimension d of the host (0 = innermost storage), the acc argument it reads.
     std::vector<int> acc_arg_of_host_dim;
+    // For each dimension d of the host, the host's own argument that runs along it: the identity,
+    // but for the wrapper of a contraction whose result another contraction's host reads (a sum
+    // of contractions): its arguments are acc's, stored (reorder_storage) in the reader's order.
+    std::vector<int> host_arg_of_dim;
     // The host dimension the register tile's rows run along: the first dimension after 0 that
     // gives the tile reuse (an operand reads it and not the vector dimension, and no operand read
     // along the vectors reads it): a dense layer's rows, a convolution's output channels (its
@@ -96,7 +101,12 @@ struct MatmulPattern {
     // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, then the others
     // in order (batch, fused into the task loop). Extents handed to the kernel space use it.
     std::vector<int> kernel_dims() const;
-    std::vector<LoopVar> reduction;            // the RDom variables, innermost first
+    std::vector<LoopVar> reduction;            // the RDom variables, innermost first (of the first update)
+    // Each contraction update's RDom variables, innermost first: one entry, or several when acc's
+    // updates are all contractions (acc += x·wx; acc += h·wh), computed in turn on one register
+    // tile (no packed or staged GPU kernel: those are built for one update).
+    std::vector<std::vector<LoopVar>> update_reductions;
+    bool several_updates() const { return update_reductions.size() > 1; }
     std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
     // A single float reduction whose extent is known only at run time but estimated as a
     // constant (RDom(0, x.width()) with x's width estimated 768): the CPU kernels are built for
@@ -107,12 +117,28 @@ struct MatmulPattern {
     std::optional<int64_t> cpu_reduction_extent() const {
         return reduction_extent ? reduction_extent : estimated_reduction_extent;
     }
+    // The constant extent of the innermost reduction variable (of every update, when they agree),
+    // whatever the others: what k unrolling and the dot-product kernels split. A reduction over
+    // several variables (heads x head dimension, ctx(r.x, r.y, m) * wo(r.x, r.y, n)) runs the
+    // others outside it. For one variable: cpu_reduction_extent().
+    std::optional<int64_t> inner_reduction_extent;
+    std::optional<int64_t> cpu_inner_reduction_extent() const {
+        return reduction.size() == 1 && update_reductions.size() <= 1 ? cpu_reduction_extent() : inner_reduction_extent;
+    }
+    // The product of every update's reduction extents when all are constant (what a panel holds).
+    std::optional<int64_t> total_reduction_extent;
     std::vector<ContractionOperand> operands;
     Halide::Type type;
     // One line saying what was recognized, for the user ("acc(n, m) += x(k, m) * w(k, n) over k,
     // output y via epilogue e1, vectors along n").
     std::string description;
 };
+
+// Each contraction update's reduction variables (p.update_reductions, or {p.reduction} for a
+// pattern built without them).
+inline std::vector<std::vector<LoopVar>> reductions_of(const MatmulPattern &p) {
+    return p.update_reductions.empty() ? std::vector<std::vector<LoopVar>>{p.reduction} : p.update_reductions;
+}
 
 // The loops of a Func's stages as the schedule sees them now (after, e.g., an rfactor the DAG
 // does not know about).

@@ -92,8 +92,11 @@ Summand inline_transparent_calls(const Expr &summand, const std::string &acc, co
         Expr visit(const Call *op) override {
             if (op->call_type == Call::Halide && via.size() < 4) {
                 if (const Function *f = inl(op->name, via.empty() ? acc : via.back())) {
-                    Expr body = substitute_in_all_lets(f->values()[0]);
-                    for (size_t i = 0; i < op->args.size(); i++) body = substitute(f->args()[i], op->args[i], body);
+                    // All arguments at once: one by one, f(a, b) = g(b, a) called as f(b, a)
+                    // would substitute into what it just substituted.
+                    std::map<std::string, Expr> at_call;
+                    for (size_t i = 0; i < op->args.size(); i++) at_call[f->args()[i]] = op->args[i];
+                    const Expr body = substitute(at_call, substitute_in_all_lets(f->values()[0]));
                     out.inlined.push_back(op->name);
                     std::vector<std::string> deeper = via;
                     deeper.push_back(op->name);

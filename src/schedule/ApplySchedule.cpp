@@ -14,6 +14,7 @@ namespace diet {
 using namespace Halide;
 using FuncRef = ScheduleWriter::FuncRef;
 using StageRef = ScheduleWriter::StageRef;
+using Updates = std::vector<StageRef>;  // a contraction's update stages (MatmulPattern::update_reductions)
 
 namespace {
 
@@ -169,15 +170,20 @@ private:
         const auto &hargs = host.args();
         const auto &aargs = acc.args();
         const std::vector<int> dims = p.kernel_dims();
-        nm.n = hargs[0];
-        nm.m = hargs[dims[1]];
+        const auto host_arg = [&](int d) { return p.host_arg_of_dim.empty() ? d : p.host_arg_of_dim[d]; };
+        nm.n = hargs[host_arg(0)];
+        nm.m = hargs[host_arg(dims[1])];
         nm.rn = aargs[p.acc_arg_of_host_dim[0]];
         nm.rm = aargs[p.acc_arg_of_host_dim[dims[1]]];
         for (size_t i = 2; i < dims.size(); i++) {
-            nm.batch.push_back(hargs[dims[i]]);
+            nm.batch.push_back(hargs[host_arg(dims[i])]);
             nm.rbatch.push_back(aargs[p.acc_arg_of_host_dim[dims[i]]]);
         }
-        for (const LoopVar &l : p.reduction) nm.reduction.push_back(l.name);
+        for (const std::vector<LoopVar> &u : reductions_of(p)) {
+            nm.update_reductions.emplace_back();
+            for (const LoopVar &l : u) nm.update_reductions.back().push_back(l.name);
+        }
+        nm.reduction = nm.update_reductions.at(0);
         return nm;
     }
 
@@ -229,6 +235,11 @@ private:
             host = w_.wrapper(acc);
             w_.compute_root(host);
             host_stages = stages_of(host.func.function());
+            // Stored in the order its reader tiles it (a sum of contractions: the host's order).
+            std::vector<std::string> natural, storage;
+            for (const Var &v : host.func.args()) natural.push_back(v.name());
+            for (int a : p.host_arg_of_dim) storage.push_back(natural.at(a));
+            if (!p.host_arg_of_dim.empty() && storage != natural) w_.reorder_storage(host, storage);
             // Its readers read the wrapper now: a later wrapper of acc for one of them (a second
             // contraction's operand panel) wraps this one, or it would bypass it.
             refs_.at(p.acc) = host;
@@ -320,7 +331,9 @@ private:
 
         StageRef host_base = w_.stage(host, 0, host_stages[0]);
         StageRef init_base = w_.stage(acc, 0, acc_stages[0]);
-        StageRef update_base = w_.stage(acc, 1, acc_stages[1]);
+        // Every contraction update (one, or several computed in turn on the same tile).
+        Updates update_base;
+        for (size_t u = 1; u < acc_stages.size(); u++) update_base.push_back(w_.stage(acc, (int)u, acc_stages[u]));
         if (!fixed_k) {
             apply_leaves(kc, leaves, host, host_base, init_base, update_base, nm, task);
             return;
@@ -329,7 +342,8 @@ private:
         const std::string est = std::to_string(*p.estimated_reduction_extent);
         w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
         const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
-        StageRef hk = w_.specialize(host_base, c), ik = w_.specialize(init_base, c), uk = w_.specialize(update_base, c);
+        StageRef hk = w_.specialize(host_base, c), ik = w_.specialize(init_base, c);
+        Updates uk = specialize_all(update_base, c);
         apply_leaves(kc, leaves, host, hk, ik, uk, nm, task);
         w_.comment("Any other reduction extent: a general column kernel.");
         apply_kernel(general, host, host_base, init_base, update_base, nm, task, {}, false);
@@ -354,12 +368,13 @@ private:
     }
 
     void apply_leaves(const KernelChoice &kc, const Dispatch &leaves, FuncRef &host, StageRef &host_base,
-                      StageRef &init_base, StageRef &update_base, const ContractionLoopNames &nm, const std::string &task) {
+                      StageRef &init_base, Updates &update_base, const ContractionLoopNames &nm, const std::string &task) {
         const MatmulPattern &p = kc.pattern;
         const bool dispatching = leaves.leaves.size() > 1;
         for (size_t li = 0; li < leaves.leaves.size(); li++) {
             const DispatchLeaf &leaf = leaves.leaves[li];
-            StageRef hs = host_base, is = init_base, us = update_base;
+            StageRef hs = host_base, is = init_base;
+            Updates us = update_base;
             std::vector<Condition> box;
             for (size_t d = 0; d < leaf.lo.size(); d++) {
                 // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
@@ -376,7 +391,7 @@ private:
                 Condition c = w_.all_of(box);
                 hs = w_.specialize(host_base, c);
                 is = w_.specialize(init_base, c);
-                us = w_.specialize(update_base, c);
+                us = specialize_all(update_base, c);
             }
             std::vector<int64_t> at_least = leaf.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
@@ -390,7 +405,7 @@ private:
     // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
-    void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, StageRef &update_s,
+    void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, Updates &update_s,
                       const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
@@ -411,7 +426,8 @@ private:
         std::vector<Expr> taken;
         for (size_t i = 0; i < variants.size(); i++) {
             const TileVariant &t = variants[i];
-            StageRef hs = host_s, is = init_s, us = update_s;
+            StageRef hs = host_s, is = init_s;
+            Updates us = update_s;
             bool last = i + 1 == variants.size();
             if (!last) {
                 std::vector<Condition> cs;
@@ -426,22 +442,28 @@ private:
                     Condition c = w_.all_of(cs);
                     hs = w_.specialize(host_s, c);
                     is = w_.specialize(init_s, c);
-                    us = w_.specialize(update_s, c);
+                    us = specialize_all(update_s, c);
                     taken.push_back(decided);
                 }
             }
+            // The staged GPU kernels stage one update's operands; several updates get the other
+            // kernels only (gpu_staging_possible).
+            internal_assert(us.size() == 1 || !(gpu_ && k.cuda.staged()))
+                << "Diet: a kernel for one contraction update applied to " << us.size() << "\n";
             if (gpu_ && k.cuda.staged()) {
                 tile_host_staged(w_, hs, t, nm);
-                tile_acc_staged(w_, is, us, t, k.cuda, nm);
+                tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
             } else if (gpu_) {
                 tile_host_gpu(hs, t, nm);
-                tile_acc_gpu(is, us, t, k.cuda.k_unroll, nm);
+                tile_acc_init(is, t, nm, false);
+                for (size_t u = 0; u < us.size(); u++) tile_update_gpu(us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
             } else if (k.cpu.dot) {
                 tile_host_cpu(hs, t, k.cpu, nm, task);
                 tile_acc_dot(is, us, t, k.cpu, nm, host);
             } else {
                 tile_host_cpu(hs, t, k.cpu, nm, task);
-                tile_acc_cpu(is, us, t, k.cpu, nm);
+                tile_acc_init(is, t, nm, true);
+                for (size_t u = 0; u < us.size(); u++) tile_update_cpu(us[u], t, k.cpu, nm, nm.update_reductions[u]);
             }
             if (last) break;
         }
@@ -481,19 +503,35 @@ private:
         }
     }
 
-    void tile_acc_cpu(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm) {
-        std::vector<std::string> init_order, update_order;
-        for (StageRef *s : {&is, &us}) {
-            std::vector<std::string> &order = s == &is ? init_order : update_order;
-            if (t.vectors > 0) {
-                w_.split(*s, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
-                order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
-            } else {
-                order = {nm.rn, nm.rm};
-            }
+    // The accumulator's pure definition on one tile (in its own loop order): vectors (CPU) or
+    // registers (GPU), unrolled.
+    void tile_acc_init(StageRef &is, const TileVariant &t, const ContractionLoopNames &nm, bool cpu) {
+        if (!cpu) {
+            if (t.reg_x > 1) w_.unroll(is, nm.rn);
+            if (t.reg_y > 1) w_.unroll(is, nm.rm);
+            return;
         }
-        // The update: the whole register tile inside the reduction loop, unrolled.
-        std::vector<std::string> red = nm.reduction;
+        if (t.vectors > 0) {
+            w_.split(is, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
+            w_.vectorize(is, nm.rn + "_vi");
+            w_.unroll(is, nm.rn + "_vo");
+        } else if (t.cols > 1) {
+            w_.unroll(is, nm.rn);
+        }
+        if (t.rows > 1) w_.unroll(is, nm.rm);
+    }
+
+    // One contraction update on one tile: the whole register tile inside the reduction loop
+    // `red` (this update's variables), unrolled.
+    void tile_update_cpu(StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                         std::vector<std::string> red) {
+        std::vector<std::string> update_order;
+        if (t.vectors > 0) {
+            w_.split(us, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
+            update_order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
+        } else {
+            update_order = {nm.rn, nm.rm};
+        }
         const std::string packed = red[0] + "_p";
         if (k.k_pack > 1) {
             // Packed (CpuKernel::k_pack): k_pack consecutive steps innermost, vectorized as a vector
@@ -502,9 +540,12 @@ private:
             w_.split(us, red[0], red[0] + "_o", packed, k.k_pack, TailStrategy::GuardWithIf);
             update_order.insert(update_order.begin(), packed);
             red = {red[0] + "_o"};
-        } else if (k.k_unroll > 1 && red.size() == 1) {
+        } else if (k.k_unroll > 1) {
+            // The innermost variable unrolled; any other reduction variables stay outside it.
             w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
-            red = {red[0] + "_i", red[0] + "_o"};
+            const std::string r0 = red[0];
+            red[0] = r0 + "_o";
+            red.insert(red.begin(), r0 + "_i");
         }
         update_order.insert(update_order.end(), red.begin(), red.end());
         update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
@@ -513,16 +554,14 @@ private:
             w_.atomic(us);
             w_.vectorize(us, packed);
         }
-        for (StageRef *s : {&is, &us}) {
-            if (t.vectors > 0) {
-                w_.vectorize(*s, nm.rn + "_vi");
-                w_.unroll(*s, nm.rn + "_vo");
-            } else if (t.cols > 1) {
-                w_.unroll(*s, nm.rn);
-            }
-            if (t.rows > 1) w_.unroll(*s, nm.rm);
+        if (t.vectors > 0) {
+            w_.vectorize(us, nm.rn + "_vi");
+            w_.unroll(us, nm.rn + "_vo");
+        } else if (t.cols > 1) {
+            w_.unroll(us, nm.rn);
         }
-        if (k.k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+        if (t.rows > 1) w_.unroll(us, nm.rm);
+        if (k.k_unroll > 1 && k.k_pack <= 1) w_.unroll(us, red[0]);
     }
 
     // The dot-product kernel (CpuKernel::dot) on one variant's stages: the reduction is split
@@ -532,18 +571,30 @@ private:
     // vector reduction, `atomic`). The rfactor is on this variant's specialized update only: the
     // other leaves and variants keep their definitions, and the operand panels they stage are not
     // realized on this branch (nothing on it reads them).
-    void tile_acc_dot(StageRef &is, StageRef &us, const TileVariant &t, const CpuKernel &k,
+    // Several contraction updates: each gets its own lane intermediate, computed per tile.
+    void tile_acc_dot(StageRef &is, Updates &us, const TileVariant &t, const CpuKernel &k,
                       const ContractionLoopNames &nm, FuncRef &host) {
-        internal_assert(nm.reduction.size() == 1) << "Diet: a dot-product kernel needs one reduction variable\n";
-        const std::string r = nm.reduction[0], lane_r = r + "_l", lane_v = "k_lane";
+        std::vector<std::string> tile = {nm.rn, nm.rm};
+        tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+        w_.reorder(is, tile);
+        if (t.cols > 1) w_.unroll(is, nm.rn);
+        if (t.rows > 1) w_.unroll(is, nm.rm);
+        for (size_t u = 0; u < us.size(); u++) tile_update_dot(us[u], t, k, nm, nm.update_reductions[u], host);
+    }
+
+    // With several updates each one's lanes are computed per tile before acc's stages, all of
+    // them live at once (0.4x the canonical form at T = 1 on one thread; computing each just before
+    // its own update stage, LoopLevel(acc, outermost, stage), is refused by Halide 14).
+    void tile_update_dot(StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                         const std::vector<std::string> &red, FuncRef &host) {
+        // Lanes along the innermost reduction variable; the others run outside it.
+        const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
         std::vector<std::string> tile = {nm.rn, nm.rm};
         tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
         auto unroll_tile = [&](StageRef &s) {
             if (t.cols > 1) w_.unroll(s, nm.rn);
             if (t.rows > 1) w_.unroll(s, nm.rm);
         };
-        w_.reorder(is, tile);
-        unroll_tile(is);
         // The reduction extent is a multiple of the lanes (times k_pack: dot_kernels_apply): no tail.
         // Packed (k_pack > 1): each lane sums k_pack consecutive steps of narrow integers per
         // instruction (vpdpbusd / vpmaddwd), so a vector covers lanes * k_pack steps.
@@ -566,7 +617,10 @@ private:
         StageRef li = w_.stage(lanes, 0, ls[0]), lu = w_.stage(lanes, 1, ls[1]);
         w_.reorder(li, storage);
         std::vector<std::string> order = storage;
-        order.insert(order.begin() + 1 + 2, r + "_o");  // lanes, the tile, then the reduction, then batch
+        // Lanes, the tile, then the reduction (the rest of the innermost variable, the others), then batch.
+        std::vector<std::string> reduction_loops = {r + "_o"};
+        reduction_loops.insert(reduction_loops.end(), red.begin() + 1, red.end());
+        order.insert(order.begin() + 1 + 2, reduction_loops.begin(), reduction_loops.end());
         // Packed: the packed steps innermost, then the lanes: Halide 14 matches this vector
         // reduction (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
         if (k.k_pack > 1) order.insert(order.begin(), pack_r);
@@ -599,8 +653,8 @@ private:
         if (t.reg_y > 1) w_.unroll(hs, "m_r");
     }
 
-    void tile_acc_gpu(StageRef &is, StageRef &us, const TileVariant &t, int k_unroll, const ContractionLoopNames &nm) {
-        std::vector<std::string> red = nm.reduction;
+    void tile_update_gpu(StageRef &us, const TileVariant &t, int k_unroll, const ContractionLoopNames &nm,
+                         std::vector<std::string> red) {
         if (k_unroll > 1 && red.size() == 1) {
             w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k_unroll, TailStrategy::GuardWithIf);
             red = {red[0] + "_i", red[0] + "_o"};
@@ -609,11 +663,15 @@ private:
         order.insert(order.end(), red.begin(), red.end());
         order.insert(order.end(), nm.rbatch.begin(), nm.rbatch.end());
         w_.reorder(us, order);
-        for (StageRef *s : {&is, &us}) {
-            if (t.reg_x > 1) w_.unroll(*s, nm.rn);
-            if (t.reg_y > 1) w_.unroll(*s, nm.rm);
-        }
+        if (t.reg_x > 1) w_.unroll(us, nm.rn);
+        if (t.reg_y > 1) w_.unroll(us, nm.rm);
         if (k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    }
+
+    Updates specialize_all(const Updates &us, const Condition &c) {
+        Updates out;
+        for (const StageRef &u : us) out.push_back(w_.specialize(u, c));
+        return out;
     }
 };
 

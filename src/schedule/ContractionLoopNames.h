@@ -12,7 +12,8 @@ struct ContractionLoopNames {
     std::vector<std::string> batch;      // host's outer dimensions
     std::string rn, rm;                  // the acc arguments they read
     std::vector<std::string> rbatch;
-    std::vector<std::string> reduction;  // innermost first
+    std::vector<std::string> reduction;  // innermost first (the first update's)
+    std::vector<std::vector<std::string>> update_reductions;  // every contraction update's
 };
 
 }  // namespace diet

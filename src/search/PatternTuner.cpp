@@ -50,11 +50,17 @@ std::string digest(const FeatureRows &rows) {
 double stage_flops(const MatmulPattern &p, const std::vector<int64_t> &host_extents, const ShapeBinding &b) {
     double points = 2.0;
     for (int64_t e : host_extents) points *= (double)e;
-    for (const LoopVar &r : p.reduction) {
-        std::optional<int64_t> e = constant_value(bind_to_shape(r.extent, b));
-        points *= e ? (double)*e : 1.0;
+    // Several contraction updates run in turn: their reduction points add up.
+    double reduction_points = 0;
+    for (const std::vector<LoopVar> &u : reductions_of(p)) {
+        double update_points = 1;
+        for (const LoopVar &r : u) {
+            std::optional<int64_t> e = constant_value(bind_to_shape(r.extent, b));
+            update_points *= e ? (double)*e : 1.0;
+        }
+        reduction_points += update_points;
     }
-    return points;
+    return points * reduction_points;
 }
 
 PatternTuner::PatternTuner(const std::vector<Function> &outputs, const std::vector<KernelChoice> &current, size_t which,

@@ -19,7 +19,7 @@ std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
 }  // namespace
 
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
-    return p.reduction.size() == 1 && p.reduction_extent && *p.reduction_extent % lim.warp_size == 0 &&
+    return p.reduction.size() == 1 && !p.several_updates() && p.reduction_extent && *p.reduction_extent % lim.warp_size == 0 &&
            p.operands.size() >= 2;
 }
 

@@ -109,10 +109,15 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         e.host_extents.push_back(ext);
     }
     for (const Shape &s : shapes) {
-        int64_t points = 1;
-        for (const LoopVar &l : p.reduction) {
-            const std::optional<int64_t> x = ShapeFamily::evaluate_pipeline_expr(l.extent, s);
-            points = x && points > 0 ? points * *x : 0;
+        // Several contraction updates run in turn: their reduction points add up.
+        int64_t points = 0;
+        for (const std::vector<LoopVar> &u : reductions_of(p)) {
+            int64_t update_points = 1;
+            for (const LoopVar &l : u) {
+                const std::optional<int64_t> x = ShapeFamily::evaluate_pipeline_expr(l.extent, s);
+                update_points = x && update_points > 0 ? update_points * *x : 0;
+            }
+            points = update_points > 0 && points >= 0 ? points + update_points : -1;
         }
         if (points <= 0) {
             e.reduction_points.clear();
@@ -120,8 +125,10 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         }
         e.reduction_points.push_back(points);
     }
-    if (p.cpu_reduction_extent()) {
-        e.reduction_max = *p.cpu_reduction_extent();
+    if (p.cpu_reduction_extent() || p.total_reduction_extent) {
+        // A panel holds what every update reads of its operand, over every reduction variable.
+        e.reduction_max = p.cpu_reduction_extent() ? *p.cpu_reduction_extent() * (int64_t)reductions_of(p).size()
+                                                   : *p.total_reduction_extent;
     } else {
         // A symbolic reduction (e.g. over T): bound it by the largest host extent, the usual
         // case for attention-style products; only sizes the staging panel.
@@ -154,14 +161,17 @@ bool any_strided(const MatmulPattern &p) {
 }
 
 // An operand contiguous along the vectors whose reduction steps lie a page (4 KiB) or more apart
-// at every training shape (NN's B, b(n, k) with N = 2304): each step of a tile loads from another
-// page, which defeats the hardware prefetchers and the TLB. Staged like the strided ones, its
-// task's panel is one dense block (BLAS packs B for the same reason).
+// at some training shape (NN's B, b(n, k) with N = 2304; numpy's C(i, j) = sum A(i, k) B(k, j),
+// whose A has 16T rows of 4 KiB from T = 64): each step of a tile loads from another page, which
+// defeats the hardware prefetchers and the TLB. Staged like the strided ones, its task's panel is
+// one dense block (BLAS packs B for the same reason). Staging is one choice for the whole family
+// (the dispatch's leaves share it); where the rows are short the panel copy is small against the
+// product (measured on numpy's form: apps/results/cpu/forms_probe3).
 bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e) {
     constexpr int64_t kPageBytes = 4096;
-    int64_t min_cols = INT64_MAX;
-    for (const auto &ext : e.host_extents) min_cols = std::min(min_cols, ext.empty() ? 1 : ext[0]);
-    if (e.host_extents.empty() || min_cols * p.type.bytes() < kPageBytes) return false;
+    int64_t max_cols = 0;
+    for (const auto &ext : e.host_extents) max_cols = std::max(max_cols, ext.empty() ? 1 : ext[0]);
+    if (e.host_extents.empty() || max_cols * p.type.bytes() < kPageBytes) return false;
     return std::any_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
         return o.vector_arg == 0 && o.reduction_arg > 0 && !o.computed;
     });
@@ -321,9 +331,13 @@ ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &
 }
 
 int64_t schedule_reduction_estimate(const MatmulPattern &p) {
-    int64_t r = 1;
-    for (const LoopVar &l : p.reduction) r *= constant_value(l.extent).value_or(64);
-    return r;
+    int64_t total = 0;
+    for (const std::vector<LoopVar> &u : reductions_of(p)) {
+        int64_t r = 1;
+        for (const LoopVar &l : u) r *= constant_value(l.extent).value_or(64);
+        total += r;
+    }
+    return total;
 }
 
 const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows) {
@@ -376,7 +390,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // The staged panel (reduction x panel columns) must fit in half of L2.
                 int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * elem;
                 if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
-                for (int ku : k_unrolls(p.cpu_reduction_extent())) {
+                for (int ku : k_unrolls(p.cpu_inner_reduction_extent())) {
                     MicroKernel k;
                     k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
                     out.push_back(k);
@@ -401,7 +415,10 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
 }
 
 int packed_reduction_factor(const MatmulPattern &p) {
-    if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || !p.reduction_extent) return 1;
+    if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || p.several_updates() ||
+        !p.reduction_extent) {
+        return 1;
+    }
     if (p.operands.size() < 2) return 1;
     int widest = 0;
     for (const ContractionOperand &o : p.operands) {
@@ -413,7 +430,7 @@ int packed_reduction_factor(const MatmulPattern &p) {
 }
 
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
-    const std::optional<int64_t> k = p.cpu_reduction_extent();
+    const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
     if (lanes < 4 || !k || *k % lanes != 0) return false;
     return std::all_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
         return o.unit_stride_reduction && !o.computed;
