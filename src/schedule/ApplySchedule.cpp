@@ -1,6 +1,7 @@
 #include "schedule/ApplySchedule.h"
 #include "common/Errors.h"
 #include "schedule/ApplyGroups.h"
+#include "schedule/CpuTiling.h"
 #include "schedule/GpuTiling.h"
 #include "schedule/OperandStaging.h"
 #include "schedule/TaskGrain.h"
@@ -14,7 +15,7 @@ namespace diet {
 using namespace Halide;
 using FuncRef = ScheduleWriter::FuncRef;
 using StageRef = ScheduleWriter::StageRef;
-using Updates = std::vector<StageRef>;  // a contraction's update stages (MatmulPattern::update_reductions)
+using Updates = ContractionUpdates;  // a contraction's update stages (MatmulPattern::update_reductions)
 
 namespace {
 
@@ -455,15 +456,15 @@ private:
                 tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
             } else if (gpu_) {
                 tile_host_gpu(hs, t, nm);
-                tile_acc_init(is, t, nm, false);
+                tile_acc_init(w_, is, t, nm, false);
                 for (size_t u = 0; u < us.size(); u++) tile_update_gpu(us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
             } else if (k.cpu.dot) {
                 tile_host_cpu(hs, t, k.cpu, nm, task);
-                tile_acc_dot(is, us, t, k.cpu, nm, host);
+                tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
             } else {
                 tile_host_cpu(hs, t, k.cpu, nm, task);
-                tile_acc_init(is, t, nm, true);
-                for (size_t u = 0; u < us.size(); u++) tile_update_cpu(us[u], t, k.cpu, nm, nm.update_reductions[u]);
+                tile_acc_init(w_, is, t, nm, true);
+                for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
             }
             if (last) break;
         }
@@ -500,138 +501,6 @@ private:
         if (t.vectors > 0) {
             w_.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);
             w_.vectorize(hs, "n_vi");
-        }
-    }
-
-    // The accumulator's pure definition on one tile (in its own loop order): vectors (CPU) or
-    // registers (GPU), unrolled.
-    void tile_acc_init(StageRef &is, const TileVariant &t, const ContractionLoopNames &nm, bool cpu) {
-        if (!cpu) {
-            if (t.reg_x > 1) w_.unroll(is, nm.rn);
-            if (t.reg_y > 1) w_.unroll(is, nm.rm);
-            return;
-        }
-        if (t.vectors > 0) {
-            w_.split(is, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
-            w_.vectorize(is, nm.rn + "_vi");
-            w_.unroll(is, nm.rn + "_vo");
-        } else if (t.cols > 1) {
-            w_.unroll(is, nm.rn);
-        }
-        if (t.rows > 1) w_.unroll(is, nm.rm);
-    }
-
-    // One contraction update on one tile: the whole register tile inside the reduction loop
-    // `red` (this update's variables), unrolled.
-    void tile_update_cpu(StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                         std::vector<std::string> red) {
-        std::vector<std::string> update_order;
-        if (t.vectors > 0) {
-            w_.split(us, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
-            update_order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
-        } else {
-            update_order = {nm.rn, nm.rm};
-        }
-        const std::string packed = red[0] + "_p";
-        if (k.k_pack > 1) {
-            // Packed (CpuKernel::k_pack): k_pack consecutive steps innermost, vectorized as a vector
-            // reduction into each accumulator lane (atomic: the lanes update one element). The
-            // extent is a multiple of k_pack (packed_reduction_factor): no tail.
-            w_.split(us, red[0], red[0] + "_o", packed, k.k_pack, TailStrategy::GuardWithIf);
-            update_order.insert(update_order.begin(), packed);
-            red = {red[0] + "_o"};
-        } else if (k.k_unroll > 1) {
-            // The innermost variable unrolled; any other reduction variables stay outside it.
-            w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
-            const std::string r0 = red[0];
-            red[0] = r0 + "_o";
-            red.insert(red.begin(), r0 + "_i");
-        }
-        update_order.insert(update_order.end(), red.begin(), red.end());
-        update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
-        w_.reorder(us, update_order);
-        if (k.k_pack > 1) {
-            w_.atomic(us);
-            w_.vectorize(us, packed);
-        }
-        if (t.vectors > 0) {
-            w_.vectorize(us, nm.rn + "_vi");
-            w_.unroll(us, nm.rn + "_vo");
-        } else if (t.cols > 1) {
-            w_.unroll(us, nm.rn);
-        }
-        if (t.rows > 1) w_.unroll(us, nm.rm);
-        if (k.k_unroll > 1 && k.k_pack <= 1) w_.unroll(us, red[0]);
-    }
-
-    // The dot-product kernel (CpuKernel::dot) on one variant's stages: the reduction is split
-    // into vectors of consecutive steps and moved into an rfactor intermediate `lanes` (one partial
-    // sum per lane, per output of the tile), computed per register tile in registers with dense
-    // loads of both operands; the accumulator's own update then reduces across the lanes (a
-    // vector reduction, `atomic`). The rfactor is on this variant's specialized update only: the
-    // other leaves and variants keep their definitions, and the operand panels they stage are not
-    // realized on this branch (nothing on it reads them).
-    // Several contraction updates: each gets its own lane intermediate, computed per tile.
-    void tile_acc_dot(StageRef &is, Updates &us, const TileVariant &t, const CpuKernel &k,
-                      const ContractionLoopNames &nm, FuncRef &host) {
-        std::vector<std::string> tile = {nm.rn, nm.rm};
-        tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
-        w_.reorder(is, tile);
-        if (t.cols > 1) w_.unroll(is, nm.rn);
-        if (t.rows > 1) w_.unroll(is, nm.rm);
-        for (size_t u = 0; u < us.size(); u++) tile_update_dot(us[u], t, k, nm, nm.update_reductions[u], host);
-    }
-
-    // With several updates each one's lanes are computed per tile before acc's stages, all of
-    // them live at once (0.4x the canonical form at T = 1 on one thread; computing each just before
-    // its own update stage, LoopLevel(acc, outermost, stage), is refused by Halide 14).
-    void tile_update_dot(StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                         const std::vector<std::string> &red, FuncRef &host) {
-        // Lanes along the innermost reduction variable; the others run outside it.
-        const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
-        std::vector<std::string> tile = {nm.rn, nm.rm};
-        tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
-        auto unroll_tile = [&](StageRef &s) {
-            if (t.cols > 1) w_.unroll(s, nm.rn);
-            if (t.rows > 1) w_.unroll(s, nm.rm);
-        };
-        // The reduction extent is a multiple of the lanes (times k_pack: dot_kernels_apply): no tail.
-        // Packed (k_pack > 1): each lane sums k_pack consecutive steps of narrow integers per
-        // instruction (vpdpbusd / vpmaddwd), so a vector covers lanes * k_pack steps.
-        const std::string pack_r = r + "_p";
-        w_.split(us, r, r + "_o", lane_r, k.vector_width * k.k_pack, TailStrategy::GuardWithIf);
-        if (k.k_pack > 1) w_.split(us, lane_r, lane_r, pack_r, k.k_pack, TailStrategy::GuardWithIf);
-        FuncRef lanes = w_.rfactor(us, lane_r, lane_v, "lanes");
-        std::vector<std::string> merge = {lane_r};
-        merge.insert(merge.end(), tile.begin(), tile.end());
-        w_.reorder(us, merge);
-        w_.atomic(us);
-        w_.vectorize(us, lane_r);
-        unroll_tile(us);
-
-        w_.compute_at(lanes, host, "n_p", false);
-        std::vector<std::string> storage = {lane_v};
-        storage.insert(storage.end(), tile.begin(), tile.end());
-        w_.reorder_storage(lanes, storage);
-        const std::vector<StageNode> ls = stages_of(lanes.func.function());
-        StageRef li = w_.stage(lanes, 0, ls[0]), lu = w_.stage(lanes, 1, ls[1]);
-        w_.reorder(li, storage);
-        std::vector<std::string> order = storage;
-        // Lanes, the tile, then the reduction (the rest of the innermost variable, the others), then batch.
-        std::vector<std::string> reduction_loops = {r + "_o"};
-        reduction_loops.insert(reduction_loops.end(), red.begin() + 1, red.end());
-        order.insert(order.begin() + 1 + 2, reduction_loops.begin(), reduction_loops.end());
-        // Packed: the packed steps innermost, then the lanes: Halide 14 matches this vector
-        // reduction (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
-        if (k.k_pack > 1) order.insert(order.begin(), pack_r);
-        w_.reorder(lu, order);
-        if (k.k_pack > 1) {
-            w_.atomic(lu);
-            w_.vectorize(lu, pack_r);
-        }
-        for (StageRef *s : {&li, &lu}) {
-            w_.vectorize(*s, lane_v);
-            unroll_tile(*s);
         }
     }
 

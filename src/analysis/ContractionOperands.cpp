@@ -1,0 +1,96 @@
+#include "analysis/ContractionOperands.h"
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+bool is_var_named(const Expr &e, const std::string &name) {
+    const Variable *v = e.as<Variable>();
+    return v && v->name == name;
+}
+
+namespace {
+
+bool call_uses_var(const Call *c, const std::string &var) {
+    for (const Expr &a : c->args) {
+        if (expr_uses_var(a, var)) return true;
+    }
+    return false;
+}
+
+// Whether a Func only copies another Func or buffer at its own coordinates (an input's "_im").
+bool is_plain_copy(const Function &f) {
+    if (f.has_update_definition() || f.outputs() != 1 || !f.has_pure_definition()) return false;
+    const Call *c = f.values()[0].as<Call>();
+    if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image) || c->args.size() != f.args().size()) {
+        return false;
+    }
+    for (size_t i = 0; i < c->args.size(); i++) {
+        if (!is_var_named(c->args[i], f.args()[i])) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// One operand of a contraction term: how the call `c` (made in `summand`, over `rvars`) moves with
+// the output's vector variable and with the reduction.
+ContractionOperand describe_operand(const Call *c, const Summand &summand, const std::vector<LoopVar> &rvars,
+                                    const std::string &vector_var, const std::vector<std::string> &acc_args,
+                                    const std::vector<int> &mapping) {
+    ContractionOperand o;
+    o.func = c->name;
+    auto via = summand.via.find(c);
+    if (via != summand.via.end()) o.via = via->second;
+    o.type = c->type;
+    o.dims = (int)c->args.size();
+    o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
+    for (size_t a = 0; a < c->args.size(); a++) {
+        if (expr_uses_var(c->args[a], vector_var)) {
+            o.vector_arg = (int)a;
+            // The vectors step this argument by one element, or they gather.
+            const Expr v = Variable::make(Int(32), vector_var);
+            const Expr step = simplify(substitute(vector_var, v + 1, c->args[a]) - c->args[a]);
+            o.vector_gather = !is_const_one(step);
+            break;
+        }
+    }
+    if (!rvars.empty() && !c->args.empty()) {
+        const std::string &rv = rvars[0].name;
+        Expr rest = simplify(c->args[0] - Variable::make(c->args[0].type(), rv));
+        o.unit_stride_reduction = expr_uses_var(c->args[0], rv) && !expr_uses_var(rest, rv);
+    }
+    if (rvars.size() == 1 && !c->args.empty()) {
+        const std::string &rv = rvars[0].name;
+        for (size_t a = 0; a < c->args.size() && o.reduction_arg < 0; a++) {
+            const Expr free = simplify(c->args[a] - Variable::make(c->args[a].type(), rv));
+            if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
+        }
+    }
+    for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
+        o.reused = !call_uses_var(c, acc_args[mapping[d]]);
+    }
+    return o;
+}
+
+// MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
+// operand that does not move with the vectors, and by no operand that does (so each vector loaded
+// is reused across the rows, each broadcast across the vectors). -1 when none qualifies.
+int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
+                    const std::vector<int> &acc_arg_of_host_dim) {
+    const std::string &vector_var = acc_args[acc_arg_of_host_dim[0]];
+    for (size_t d = 1; d < acc_arg_of_host_dim.size(); d++) {
+        const std::string &v = acc_args[acc_arg_of_host_dim[d]];
+        bool broadcast_side = false, vector_side = false;
+        for (const Call *c : calls) {
+            if (!call_uses_var(c, v)) continue;
+            if (call_uses_var(c, vector_var)) vector_side = true;
+            else broadcast_side = true;
+        }
+        if (broadcast_side && !vector_side) return (int)d;
+    }
+    return -1;
+}
+
+}  // namespace diet

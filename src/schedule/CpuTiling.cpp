@@ -1,0 +1,154 @@
+#include "schedule/CpuTiling.h"
+
+#include "analysis/FunctionDAG.h"
+
+namespace diet {
+
+using namespace Halide;
+using StageRef = ScheduleWriter::StageRef;
+using FuncRef = ScheduleWriter::FuncRef;
+
+namespace {
+
+void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k,
+                     const ContractionLoopNames &nm, const std::vector<std::string> &red, FuncRef &host);
+
+}  // namespace
+
+// The accumulator's pure definition on one tile (in its own loop order): vectors (CPU) or
+// registers (GPU), unrolled.
+void tile_acc_init(ScheduleWriter &w, StageRef &is, const TileVariant &t, const ContractionLoopNames &nm, bool cpu) {
+    if (!cpu) {
+        if (t.reg_x > 1) w.unroll(is, nm.rn);
+        if (t.reg_y > 1) w.unroll(is, nm.rm);
+        return;
+    }
+    if (t.vectors > 0) {
+        w.split(is, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
+        w.vectorize(is, nm.rn + "_vi");
+        w.unroll(is, nm.rn + "_vo");
+    } else if (t.cols > 1) {
+        w.unroll(is, nm.rn);
+    }
+    if (t.rows > 1) w.unroll(is, nm.rm);
+}
+
+// One contraction update on one tile: the whole register tile inside the reduction loop
+// `red` (this update's variables), unrolled.
+void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                     std::vector<std::string> red) {
+    std::vector<std::string> update_order;
+    if (t.vectors > 0) {
+        w.split(us, nm.rn, nm.rn + "_vo", nm.rn + "_vi", t.vector_lanes, TailStrategy::RoundUp);
+        update_order = {nm.rn + "_vi", nm.rn + "_vo", nm.rm};
+    } else {
+        update_order = {nm.rn, nm.rm};
+    }
+    const std::string packed = red[0] + "_p";
+    if (k.k_pack > 1) {
+        // Packed (CpuKernel::k_pack): k_pack consecutive steps innermost, vectorized as a vector
+        // reduction into each accumulator lane (atomic: the lanes update one element). The
+        // extent is a multiple of k_pack (packed_reduction_factor): no tail.
+        w.split(us, red[0], red[0] + "_o", packed, k.k_pack, TailStrategy::GuardWithIf);
+        update_order.insert(update_order.begin(), packed);
+        red = {red[0] + "_o"};
+    } else if (k.k_unroll > 1) {
+        // The innermost variable unrolled; any other reduction variables stay outside it.
+        w.split(us, red[0], red[0] + "_o", red[0] + "_i", k.k_unroll, TailStrategy::GuardWithIf);
+        const std::string r0 = red[0];
+        red[0] = r0 + "_o";
+        red.insert(red.begin(), r0 + "_i");
+    }
+    update_order.insert(update_order.end(), red.begin(), red.end());
+    update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+    w.reorder(us, update_order);
+    if (k.k_pack > 1) {
+        w.atomic(us);
+        w.vectorize(us, packed);
+    }
+    if (t.vectors > 0) {
+        w.vectorize(us, nm.rn + "_vi");
+        w.unroll(us, nm.rn + "_vo");
+    } else if (t.cols > 1) {
+        w.unroll(us, nm.rn);
+    }
+    if (t.rows > 1) w.unroll(us, nm.rm);
+    if (k.k_unroll > 1 && k.k_pack <= 1) w.unroll(us, red[0]);
+}
+
+// The dot-product kernel (CpuKernel::dot) on one variant's stages: the reduction is split
+// into vectors of consecutive steps and moved into an rfactor intermediate `lanes` (one partial
+// sum per lane, per output of the tile), computed per register tile in registers with dense
+// loads of both operands; the accumulator's own update then reduces across the lanes (a
+// vector reduction, `atomic`). The rfactor is on this variant's specialized update only: the
+// other leaves and variants keep their definitions, and the operand panels they stage are not
+// realized on this branch (nothing on it reads them).
+// Several contraction updates: each gets its own lane intermediate, computed per tile.
+void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
+                  const ContractionLoopNames &nm, FuncRef &host) {
+    std::vector<std::string> tile = {nm.rn, nm.rm};
+    tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+    w.reorder(is, tile);
+    if (t.cols > 1) w.unroll(is, nm.rn);
+    if (t.rows > 1) w.unroll(is, nm.rm);
+    for (size_t u = 0; u < us.size(); u++) tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host);
+}
+
+namespace {
+
+// With several updates each one's lanes are computed per tile before acc's stages, all of
+// them live at once (0.4x the canonical form at T = 1 on one thread; computing each just before
+// its own update stage, LoopLevel(acc, outermost, stage), is refused by Halide 14).
+void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                     const std::vector<std::string> &red, FuncRef &host) {
+    // Lanes along the innermost reduction variable; the others run outside it.
+    const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
+    std::vector<std::string> tile = {nm.rn, nm.rm};
+    tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+    auto unroll_tile = [&](StageRef &s) {
+        if (t.cols > 1) w.unroll(s, nm.rn);
+        if (t.rows > 1) w.unroll(s, nm.rm);
+    };
+    // The reduction extent is a multiple of the lanes (times k_pack: dot_kernels_apply): no tail.
+    // Packed (k_pack > 1): each lane sums k_pack consecutive steps of narrow integers per
+    // instruction (vpdpbusd / vpmaddwd), so a vector covers lanes * k_pack steps.
+    const std::string pack_r = r + "_p";
+    w.split(us, r, r + "_o", lane_r, k.vector_width * k.k_pack, TailStrategy::GuardWithIf);
+    if (k.k_pack > 1) w.split(us, lane_r, lane_r, pack_r, k.k_pack, TailStrategy::GuardWithIf);
+    FuncRef lanes = w.rfactor(us, lane_r, lane_v, "lanes");
+    std::vector<std::string> merge = {lane_r};
+    merge.insert(merge.end(), tile.begin(), tile.end());
+    w.reorder(us, merge);
+    w.atomic(us);
+    w.vectorize(us, lane_r);
+    unroll_tile(us);
+
+    w.compute_at(lanes, host, "n_p", false);
+    std::vector<std::string> storage = {lane_v};
+    storage.insert(storage.end(), tile.begin(), tile.end());
+    w.reorder_storage(lanes, storage);
+    const std::vector<StageNode> ls = stages_of(lanes.func.function());
+    StageRef li = w.stage(lanes, 0, ls[0]), lu = w.stage(lanes, 1, ls[1]);
+    w.reorder(li, storage);
+    std::vector<std::string> order = storage;
+    // Lanes, the tile, then the reduction (the rest of the innermost variable, the others), then batch.
+    std::vector<std::string> reduction_loops = {r + "_o"};
+    reduction_loops.insert(reduction_loops.end(), red.begin() + 1, red.end());
+    order.insert(order.begin() + 1 + 2, reduction_loops.begin(), reduction_loops.end());
+    // Packed: the packed steps innermost, then the lanes: Halide 14 matches this vector
+    // reduction (k_pack products summed into each lane) to vpdpbusd / vpmaddwd.
+    if (k.k_pack > 1) order.insert(order.begin(), pack_r);
+    w.reorder(lu, order);
+    if (k.k_pack > 1) {
+        w.atomic(lu);
+        w.vectorize(lu, pack_r);
+    }
+    for (StageRef *s : {&li, &lu}) {
+        w.vectorize(*s, lane_v);
+        unroll_tile(*s);
+    }
+}
+
+}  // namespace
+
+}  // namespace diet

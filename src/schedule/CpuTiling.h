@@ -1,0 +1,34 @@
+// The CPU micro-kernel on one tile variant's accumulator stages (the host's tiling is in
+// ApplySchedule.cpp): the column kernel (vectors along the output's innermost dimension, the whole
+// register tile inside the reduction loop) and the dot-product kernel (vectors along the
+// reduction, an rfactor intermediate of lanes per update). A contraction may have several updates
+// (MatmulPattern::update_reductions): each is tiled the same way on the same tile.
+#pragma once
+
+#include "schedule/ContractionLoopNames.h"
+#include "schedule/ScheduleWriter.h"
+#include "space/MicroKernel.h"
+
+#include <string>
+#include <vector>
+
+namespace diet {
+
+// A contraction's update stages, in order.
+using ContractionUpdates = std::vector<ScheduleWriter::StageRef>;
+
+// The accumulator's pure definition on one tile (in its own loop order): vectors (`cpu`) or
+// registers (a GPU thread's), unrolled.
+void tile_acc_init(ScheduleWriter &w, ScheduleWriter::StageRef &is, const TileVariant &t, const ContractionLoopNames &nm,
+                   bool cpu);
+
+// One update of a column kernel; `red`: this update's reduction variables, innermost first.
+void tile_update_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &us, const TileVariant &t, const CpuKernel &k,
+                     const ContractionLoopNames &nm, std::vector<std::string> red);
+
+// The dot-product kernel on the accumulator's stages; its lane intermediates are computed per
+// tile of `host`.
+void tile_acc_dot(ScheduleWriter &w, ScheduleWriter::StageRef &is, ContractionUpdates &us, const TileVariant &t,
+                  const CpuKernel &k, const ContractionLoopNames &nm, ScheduleWriter::FuncRef &host);
+
+}  // namespace diet
