@@ -442,17 +442,6 @@ void FunctionDAG::classify_matmuls() {
                 const std::optional<int64_t> est = ShapeFamily::evaluate_pipeline_expr(p.reduction[0].extent, {});
                 if (est && *est > 0) p.estimated_reduction_extent = est;
             }
-        } else if (terms.size() > 1) {
-            // Several updates: the extent every one of them has, when they agree (k unrolling
-            // must divide each).
-            std::optional<int64_t> common;
-            bool agree = true;
-            for (const Term &t : terms) {
-                const std::optional<int64_t> e = t.rvars.size() == 1 ? constant_value(t.rvars[0].extent) : std::nullopt;
-                agree &= e.has_value() && (!common || *common == *e);
-                common = e;
-            }
-            if (agree) p.reduction_extent = common;
         }
         {
             std::optional<int64_t> inner, total = 0;

@@ -107,7 +107,7 @@ struct MatmulPattern {
     // tile (no packed or staged GPU kernel: those are built for one update).
     std::vector<std::vector<LoopVar>> update_reductions;
     bool several_updates() const { return update_reductions.size() > 1; }
-    std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable
+    std::optional<int64_t> reduction_extent;   // constant extent of a single reduction variable (one update)
     // A single float reduction whose extent is known only at run time but estimated as a
     // constant (RDom(0, x.width()) with x's width estimated 768): the CPU kernels are built for
     // that extent and applied under specialize(extent == estimate), a general column kernel
@@ -125,7 +125,8 @@ struct MatmulPattern {
     std::optional<int64_t> cpu_inner_reduction_extent() const {
         return reduction.size() == 1 && update_reductions.size() <= 1 ? cpu_reduction_extent() : inner_reduction_extent;
     }
-    // The product of every update's reduction extents when all are constant (what a panel holds).
+    // The reduction points of all updates (per update the product of its extents, summed) when all
+    // are constant: what a panel holds.
     std::optional<int64_t> total_reduction_extent;
     std::vector<ContractionOperand> operands;
     Halide::Type type;

@@ -127,8 +127,7 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
     }
     if (p.cpu_reduction_extent() || p.total_reduction_extent) {
         // A panel holds what every update reads of its operand, over every reduction variable.
-        e.reduction_max = p.cpu_reduction_extent() ? *p.cpu_reduction_extent() * (int64_t)reductions_of(p).size()
-                                                   : *p.total_reduction_extent;
+        e.reduction_max = p.cpu_reduction_extent() ? *p.cpu_reduction_extent() : *p.total_reduction_extent;
     } else {
         // A symbolic reduction (e.g. over T): bound it by the largest host extent, the usual
         // case for attention-style products; only sizes the staging panel.
