@@ -146,3 +146,71 @@ TEST_CASE("a downsample and an upsample of odd sizes", "[pipelines]") {
         2, {1, 5, 13}, [](int t) { return std::vector<int>{10 * t, 3 * t}; },
         [](int t) { return std::vector<int>{10 * t, 3 * t}; });
 }
+
+namespace {
+
+// The vector loads of buffer `name` (empty: of every buffer) in a lowered Stmt: how many, and how
+// many are not dense (a ramp of stride 1, maybe predicated): gathers.
+struct VectorLoads : Internal::IRVisitor {
+    std::string name;
+    int dense = 0, gathers = 0;
+    using IRVisitor::visit;
+    void visit(const Internal::Load *op) override {
+        if ((name.empty() || op->name == name) && op->type.is_vector()) {
+            const auto *ramp = op->index.as<Internal::Ramp>();
+            (ramp && Internal::is_const_one(ramp->stride) ? dense : gathers)++;
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+class RecordLowered : public Internal::IRMutator {
+public:
+    explicit RecordLowered(Internal::Stmt *out) : out_(out) {}
+    using IRMutator::mutate;
+    Internal::Stmt mutate(const Internal::Stmt &s) override {
+        *out_ = s;
+        return s;
+    }
+
+private:
+    Internal::Stmt *out_;
+};
+
+}  // namespace
+
+TEST_CASE("row reductions of a dynamic length are vectorized along their rows (softmax per head)", "[pipelines]") {
+    // Attention's softmax over s(j, i, b), rows of T (1..64) along the contiguous dim: the
+    // maximum and the sum reduce along j while their own dim 0 (i) moves along s's rows, so
+    // vectorizing i would gather one element per lane.
+    const auto softmax = [](ImageParam &in, Expr T) {
+        Var j("j"), i("i"), b("b");
+        RDom r(0, in.dim(0).extent(), "r");
+        Func mx("mx"), e("e"), den("den"), p("p");
+        mx(i, b) = maximum(in(r, i, b));
+        e(j, i, b) = exp(in(j, i, b) - mx(i, b));
+        den(i, b) = sum(e(r, i, b));
+        p(j, i, b) = e(j, i, b) / den(i, b);
+        p.set_estimates({{0, T}, {0, T}, {0, 4}});
+        in.set_estimates({{0, T}, {0, T}, {0, 4}});
+        return p;
+    };
+    check_pipeline("softmax_rows", softmax, 3, {1, 3, 16, 17, 40, 64},
+                   [](int t) { return std::vector<int>{t, t, 4}; }, [](int t) { return std::vector<int>{t, t, 4}; });
+
+    // The whole Stmt (every shape of the family: it is symbolic in T) reads the input and every
+    // intermediate with dense vectors only, the reductions' included.
+    load_diet();
+    ImageParam in(Float(32), 3, "in");
+    Param<int> T("T", 8, 1, 64);
+    Pipeline p(softmax(in, T));
+    p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(2, 1 << 20, 40));
+    Internal::Stmt lowered;
+    p.add_custom_lowering_pass(new RecordLowered(&lowered));
+    p.compile_to_module({in, T}, "softmax_rows", diet::runnable_host_target());
+    REQUIRE(lowered.defined());
+    VectorLoads loads;
+    lowered.accept(&loads);
+    CHECK(loads.dense > 0);
+    CHECK(loads.gathers == 0);
+}

@@ -241,6 +241,50 @@ TEST_CASE("a reduction defined on the output is recognized as a contraction on i
     CHECK(dag.unmatched_reductions().empty());
 }
 
+TEST_CASE("two reduction variables over one contiguous run are fused into one reduction", "[analysis]") {
+    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b"), a3(Float(32), 3, "a3"), b3(Float(32), 3, "b3");
+    Var n("n"), m("m");
+    const auto fused_of = [](Func y) {
+        FunctionDAG dag({y.function()});
+        REQUIRE(dag.matmuls().size() == 1);
+        return dag.matmuls()[0];
+    };
+    {  // x(r.x + 8 * r.y, m): one argument
+        RDom r(0, 8, 0, 12, "r");
+        Func y("y");
+        y(n, m) = sum(a(r.x + 8 * r.y, m) * b(r.x + 8 * r.y, n));
+        const MatmulPattern p = fused_of(y);
+        REQUIRE(p.fused_reduction.size() == 2);
+        REQUIRE(p.reduction.size() == 1);
+        CHECK(p.reduction_extent == std::optional<int64_t>(96));
+        CHECK(p.cpu_inner_reduction_extent() == std::optional<int64_t>(96));
+    }
+    {  // ctx(r.x, r.y, m): consecutive arguments, the inner one a whole number of vectors
+        RDom r(0, 64, 0, 12, "r");
+        Func y("y");
+        y(n, m) = sum(a3(r.x, r.y, m) * b3(r.x, r.y, n));
+        CHECK(fused_of(y).fused_reduction.size() == 2);
+    }
+    {  // consecutive arguments, the inner one 8 long: a vector would cross rows
+        RDom r(0, 8, 0, 12, "r");
+        Func y("y");
+        y(n, m) = sum(a3(r.x, r.y, m) * b3(r.x, r.y, n));
+        CHECK(fused_of(y).fused_reduction.empty());
+    }
+    {  // a 16 x 3 window of an image 20 wide (a convolution): the window's rows are not one run
+        RDom r(0, 16, 0, 3, "r");
+        Func y("y");
+        y(n, m) = sum(a(r.x + 20 * (m + r.y), 0) * b(r.x + 16 * r.y, n));
+        CHECK(fused_of(y).fused_reduction.empty());
+    }
+    {  // the reduction written as r.y + 12 * r.x: r.x is not the inner step of the run
+        RDom r(0, 8, 0, 12, "r");
+        Func y("y");
+        y(n, m) = sum(a(r.y + 12 * r.x, m) * b(r.y + 12 * r.x, n));
+        CHECK(fused_of(y).fused_reduction.empty());
+    }
+}
+
 TEST_CASE("CPU micro-kernels respect the register file and the cache", "[space]") {
     DensePipeline d;
     FunctionDAG dag(d.outputs());

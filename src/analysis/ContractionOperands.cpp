@@ -74,6 +74,35 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     return o;
 }
 
+bool reduction_fuses(const std::vector<const Call *> &calls, const std::vector<LoopVar> &rvars, int lanes,
+                     std::vector<int> &reduction_arg) {
+    if (rvars.size() != 2) return false;
+    const std::optional<int64_t> e0 = constant_value(rvars[0].extent), e1 = constant_value(rvars[1].extent);
+    if (!e0 || !e1 || *e0 < 1 || *e1 < 1) return false;
+    const std::string &r0 = rvars[0].name, &r1 = rvars[1].name;
+    const auto uses = [&](const Expr &e) { return expr_uses_var(e, r0) || expr_uses_var(e, r1); };
+    reduction_arg.clear();
+    for (const Call *c : calls) {
+        int at = -1;
+        for (size_t a = 0; a < c->args.size(); a++) {
+            if (!uses(c->args[a])) continue;
+            if (at >= 0 && (int)a != at + 1) return false;  // r0 and r1 somewhere else
+            if (at < 0) at = (int)a;
+        }
+        if (at < 0) return false;  // an operand that does not move with the reduction
+        const Expr v0 = Variable::make(Int(32), r0), v1 = Variable::make(Int(32), r1);
+        const Expr &first = c->args[at];
+        const Expr joint = simplify(first - (v0 + (int)*e0 * v1));
+        const bool one_arg = !uses(joint);
+        const bool two_args = !one_arg && (size_t)at + 1 < c->args.size() && *e0 % lanes == 0 &&
+                              !uses(simplify(first - v0)) && !uses(simplify(c->args[at + 1] - v1));
+        if (!one_arg && !two_args) return false;
+        if (one_arg && (size_t)at + 1 < c->args.size() && uses(c->args[at + 1])) return false;
+        reduction_arg.push_back(at);
+    }
+    return !calls.empty();
+}
+
 // MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
 // operand that does not move with the vectors, and by no operand that does (so each vector loaded
 // is reused across the rows, each broadcast across the vectors). -1 when none qualifies.

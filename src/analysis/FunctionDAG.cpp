@@ -30,6 +30,33 @@ std::vector<std::string> StageNode::rvars() const {
 
 namespace {
 
+// The widest vector of 32-bit lanes a CPU target has (AVX-512): a fused reduction whose inner
+// variable is a multiple of it is a multiple of every narrower vector too.
+constexpr int kWidestLanes = 16;
+
+// MatmulPattern::fused_reduction: one update over two reduction variables that every operand
+// reads as one contiguous run becomes one reduction variable of the whole length.
+void fuse_contiguous_reduction(MatmulPattern &p, const std::vector<const Call *> &calls) {
+    std::vector<int> arg_of_call;
+    if (p.several_updates() || !reduction_fuses(calls, p.reduction, kWidestLanes, arg_of_call)) return;
+    const int64_t length = *constant_value(p.reduction[0].extent) * *constant_value(p.reduction[1].extent);
+    p.fused_reduction = {p.reduction[0].name, p.reduction[1].name};
+    LoopVar fused;
+    fused.name = p.reduction[0].name + "_fused";
+    fused.min = 0;
+    fused.extent = (int)length;
+    fused.is_rvar = true;
+    p.reduction = {fused};
+    p.update_reductions = {p.reduction};
+    p.reduction_extent = p.inner_reduction_extent = p.total_reduction_extent = length;
+    for (ContractionOperand &o : p.operands) {
+        for (size_t i = 0; i < calls.size(); i++) {
+            if (calls[i]->name == o.func) o.reduction_arg = arg_of_call[i];
+        }
+    }
+}
+
+
 // Every call made by an Expr/Definition: Func calls (by name, with their arguments) and
 // whether an input buffer is read directly.
 class CallCollector : public IRVisitor {
@@ -469,6 +496,7 @@ void FunctionDAG::classify_matmuls() {
                 if (!seen) p.operands.push_back(o);
             }
         }
+        fuse_contiguous_reduction(p, terms.size() == 1 ? terms[0].calls : std::vector<const Call *>{});
         const int reusing = reusing_row_dim(all_calls, r.func.args(), mapping);
         // No operand reused across the output (non-local means' weighted sum: every product reads
         // per-pixel weights): a register tile gains nothing. On an output the kernel still tiles
@@ -501,7 +529,9 @@ void FunctionDAG::classify_matmuls() {
                                            (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
                         "; vectors along " + vector_var +
                         (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)") +
-                        (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]);
+                        (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]) +
+                        (p.fused_reduction.empty() ? "" : "; " + joined(p.fused_reduction) + " fused into one reduction of " +
+                                                              std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)");
         matmuls_.push_back(p);
     }
     // A contraction's result that another one reads is materialized at root (its host, or the

@@ -1,4 +1,5 @@
 #include "schedule/ApplyGroups.h"
+#include "analysis/SymbolicRegion.h"
 #include "space/Rules.h"
 
 #include <algorithm>
@@ -12,6 +13,12 @@ using StageRef = ScheduleWriter::StageRef;
 namespace {
 
 constexpr int kVectorsPerReductionStep = 4;
+constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
+// Heuristic (named): the fewest points (a root's, times the group's Funcs, times the reduction's
+// length for an update) one thread-pool task computes. A task costs about a microsecond of the
+// pool's locking and waking on this 2-core VM; below this, a stage over little data (attention's
+// softmax at T = 1: 12 rows of one) paid more for its tasks than for its arithmetic.
+constexpr int64_t kMinTaskPoints = 1 << 14;
 
 class GroupApplier {
 public:
@@ -40,6 +47,7 @@ private:
     ScheduleWriter &w_;
     const FuncRefLookup &ref_;
     std::vector<std::string> notes_;
+    std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
 
     // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
     // replace `v`, innermost first.
@@ -119,6 +127,20 @@ private:
         // The tile rows and the large outer dims: one parallel loop.
         std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
         const std::string member_level = per_step ? rvars.front() : "";
+        // The points of one iteration of the parallel loop: the root's inside it, times the
+        // reduction's steps for an update, times the group's Funcs (members cost about as much).
+        std::optional<SizeExpr> per_iteration = size_constant(1 + (int64_t)g.members.size());
+        if (update) per_iteration = times(per_iteration, reduction_steps(n, (int)n.stages.size() - 1));
+        for (int d = 0; d < (int)args.size(); d++) {
+            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), d) != g.inner_dims.end();
+            if (d == 0) {
+                per_iteration = times(per_iteration, !outer.empty() || g.tile_x == 0 ? extent_of(n, 0) : size_constant(g.tile_x));
+            } else if (d == 1) {
+                per_iteration = times(per_iteration, g.tile_y > 0 ? size_constant(g.tile_y) : extent_of(n, 1));
+            } else if (inner || outer.empty()) {
+                per_iteration = times(per_iteration, extent_of(n, d));
+            }
+        }
         if (!outer.empty()) {
             std::string par = outer[0];
             for (size_t i = 1; i < outer.size(); i++) {
@@ -126,10 +148,10 @@ private:
                 w_.fuse(st, par, outer[i], fused);
                 par = fused;
             }
-            w_.parallel(st, par);
-            if (tile_var.empty()) tile_var = par;
+            const std::string in_task = parallel_tasks(st, par, per_iteration);
+            if (tile_var.empty()) tile_var = in_task;
         } else if (g.tile_x > 0) {
-            w_.parallel(st, x + "_o");
+            parallel_tasks(st, x + "_o", per_iteration);
         }
         if (!member_level.empty()) tile_var = member_level;
         for (const std::string &m : g.members) member(m, root, tile_var, n.name, tail_of(g, m));
@@ -171,20 +193,62 @@ private:
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
         vectorize_dim(st, args[0], lanes, tail);
-        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0");
+        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", extent_of(n, 0));
     }
 
     // The loops `outer` (innermost first, adjacent, outermost of the stage) fused into one
     // parallel loop: a small outer dimension alone (3 colour channels) cannot feed the cores.
-    void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base) {
-        if (outer.empty()) return;
+    // `per_iteration`: the points one iteration of it computes, when known before the run (the
+    // run-time task grain); returns the loop inside the tasks that runs over `outer`.
+    std::string parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
+                               const std::optional<SizeExpr> &per_iteration = std::nullopt) {
+        if (outer.empty()) return "";
         std::string par = outer[0];
         for (size_t i = 1; i < outer.size(); i++) {
             const std::string fused = base + "_par" + std::to_string(i);
             w_.fuse(st, par, outer[i], fused);
             par = fused;
         }
-        w_.parallel(st, par);
+        return parallel_tasks(st, par, per_iteration);
+    }
+
+    // `par` parallel, in tasks of at least kMinTaskPoints points when the points of one iteration
+    // are known at run time (a GuardWithIf split by a factor Halide computes before the loop: the
+    // guard wraps whole iterations, not the compute loops); returns the loop over `par` inside a
+    // task (`par` itself without the split).
+    std::string parallel_tasks(StageRef &st, const std::string &par, const std::optional<SizeExpr> &per_iteration) {
+        if (!per_iteration) {
+            w_.parallel(st, par);
+            return par;
+        }
+        const SizeExpr grain = size_max(size_constant(1), ceil_div(size_constant(kMinTaskPoints),
+                                                                   size_max(size_constant(1), *per_iteration)));
+        w_.split(st, par, par + "_task", par + "_in", grain, TailStrategy::GuardWithIf);
+        w_.parallel(st, par + "_task");
+        return par + "_in";
+    }
+
+    // The run-time extent of the Func's dimension `d` (its computed region), if known before the run.
+    std::optional<SizeExpr> extent_of(const FuncNode &n, int d) {
+        auto it = extents_.find(n.name);
+        if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
+        if (d >= (int)it->second.size()) return std::nullopt;
+        return w_.run_time_size(it->second[d], [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
+    }
+
+    // The steps of an update's reduction, if known before the run.
+    std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage) {
+        SizeExpr steps = size_constant(1);
+        for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
+            if (!is_run_time_size(rv.extent)) return std::nullopt;
+            steps = steps * w_.run_time_size(rv.extent, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
+        }
+        return steps;
+    }
+
+    static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b) {
+        if (!a || !b) return std::nullopt;
+        return *a * *b;
     }
 
     // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
@@ -198,6 +262,7 @@ private:
         std::vector<std::string> order;
         const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
         std::vector<std::string> outer;
+        std::optional<SizeExpr> per_iteration = reduction_steps(n, s.index);
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
                 // Each step of the reduction loops works on several vectors of a row: a scan down
@@ -207,6 +272,7 @@ private:
                 std::vector<std::string> v = vectorize_dim(st, x, width);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
+                per_iteration = times(per_iteration, size_constant(width));
             } else {
                 outer.push_back(p);
             }
@@ -214,7 +280,7 @@ private:
         order.insert(order.end(), rvars.begin(), rvars.end());
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(st, order);
-        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index));
+        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), per_iteration);
     }
 
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
@@ -222,8 +288,46 @@ private:
             StageRef st = w_.stage(root, s.index, s);
             if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
             else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
+            else if (g.row_lanes() && s.index == 1) row_lanes(g, n, root, st, s);
             else update_loops(st, s, n, g.vector_lanes, true);
         }
+    }
+
+    // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable
+    // split into vectors (the last one guarded: Halide predicates its loads) and rfactored into
+    // `lanes` partial results per row, computed per row of the root (one vector register), whose
+    // update then reduces the lanes. The rows' outer pure loops are the parallel loop (dim 0 in
+    // chunks of rows when it is the only one).
+    void row_lanes(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s) {
+        const std::string r = g.lane_rvar, x = n.func.args()[0];
+        const std::string lane_r = r + "_lane", lane_v = n.name + "_lane";
+        w_.split(st, r, r + "_vec", lane_r, g.vector_lanes, TailStrategy::GuardWithIf);
+        FuncRef part = w_.rfactor(st, lane_r, lane_v, n.name + "_lanes");
+        std::vector<std::string> outer;
+        for (const std::string &p : s.pure_vars()) {
+            if (p != x) outer.push_back(p);
+        }
+        std::string row = x;
+        std::optional<SizeExpr> per_iteration = times(reduction_steps(n, 1), extent_of(n, 0));
+        if (outer.empty()) {
+            w_.split(st, x, x + "_rows", x + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
+            row = x + "_row";
+            outer.push_back(x + "_rows");
+            per_iteration = times(reduction_steps(n, 1), size_constant(kRowsPerTask));
+        }
+        parallel_fused(st, outer, n.name + "_u1", per_iteration);
+        w_.compute_at(part, root, row, false);
+        const std::vector<StageNode> ps = stages_of(part.func.function());
+        StageRef pinit = w_.stage(part, 0, ps[0]);
+        w_.vectorize(pinit, lane_v);
+        StageRef pupd = w_.stage(part, 1, ps[1]);
+        std::vector<std::string> order = {lane_v};
+        for (const LoopVar &l : ps[1].loops) {
+            const std::string name = l.name.substr(l.name.rfind('.') + 1);
+            if (name != lane_v) order.push_back(name);
+        }
+        w_.reorder(pupd, order);
+        w_.vectorize(pupd, lane_v);
     }
 
     void rfactor_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
@@ -257,6 +361,18 @@ public:
 };
 
 }  // namespace
+
+std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref, const std::string &buffer) {
+    if (dag.has(buffer) && dag.node(buffer).is_output) return ref(buffer).ident + ".output_buffer()";
+    const size_t dot = buffer.rfind('.');
+    if (dot == std::string::npos) return std::string();
+    const std::string func = buffer.substr(0, dot), index = buffer.substr(dot + 1);
+    if (!dag.has(func) || !dag.node(func).is_output || index.empty() ||
+        index.find_first_not_of("0123456789") != std::string::npos) {
+        return std::string();
+    }
+    return ref(func).ident + ".output_buffers()[" + index + "]";
+}
 
 std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
                                      const FuncRefLookup &ref, int vector_bits) {

@@ -214,19 +214,8 @@ private:
         kernel_dims_ = p.kernel_dims();
         reduction_ = kc.reduction;
         host_extents_.clear();
-        // The C++ spelling of an output buffer by its Parameter's name ("y", or "y.1" for a Tuple's
-        // second buffer); empty for an input buffer.
-        const auto output_ident = [this](const std::string &buffer) {
-            if (dag_.has(buffer) && dag_.node(buffer).is_output) return ref(buffer).ident + ".output_buffer()";
-            const size_t dot = buffer.rfind('.');
-            if (dot == std::string::npos) return std::string();
-            const std::string func = buffer.substr(0, dot), index = buffer.substr(dot + 1);
-            if (!dag_.has(func) || !dag_.node(func).is_output || index.empty() ||
-                index.find_first_not_of("0123456789") != std::string::npos) {
-                return std::string();
-            }
-            return ref(func).ident + ".output_buffers()[" + index + "]";
-        };
+        const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+        const auto output_ident = [&](const std::string &buffer) { return output_buffer_ident(dag_, lookup, buffer); };
         for (const Expr &e : p.host_extent) host_extents_.push_back(w_.run_time_size(e, output_ident));
         kernel_extents_.clear();
         for (int d : kernel_dims_) kernel_extents_.push_back(host_extents_.at(d));
@@ -335,6 +324,10 @@ private:
         // Every contraction update (one, or several computed in turn on the same tile).
         Updates update_base;
         for (size_t u = 1; u < acc_stages.size(); u++) update_base.push_back(w_.stage(acc, (int)u, acc_stages[u]));
+        if (!p.fused_reduction.empty()) {
+            // Before any specialization, which inherits it (MatmulPattern::fused_reduction).
+            w_.fuse(update_base.at(0), p.fused_reduction[0], p.fused_reduction[1], p.reduction[0].name);
+        }
         if (!fixed_k) {
             apply_leaves(kc, leaves, host, host_base, init_base, update_base, nm, task);
             return;

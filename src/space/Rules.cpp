@@ -31,7 +31,10 @@ const std::vector<RuleInfo> &rule_table() {
          "pure stage: dim 0 vectorized, outer pure loop parallel; each update: the pure loops moved "
          "outside the reduction loops, dim 0 vectorized innermost when it is pure in the update, the "
          "outermost pure loop parallel; members read by its last update only: that update tiled as a "
-         "tiled group's root, members computed per tile or per step of its reduction loops",
+         "tiled group's root, members computed per tile or per step of its reduction loops; an "
+         "associative reduction along its operands' rows (dim 0 strided there): the innermost "
+         "reduction variable split into vectors, rfactored into per-lane partial results computed "
+         "per row (the tail predicated), the row reduced from them",
          "vector lanes from the target's vector width and the Func's type; members, tile and placement "
          "(per tile or per reduction step) by the tiled group's cost estimate"},
         {RuleKind::RFactor, "rfactor",
@@ -110,6 +113,7 @@ std::string describe(const GroupPlan &g) {
             for (const std::string &m : g.members) s += " " + m;
         }
     }
+    if (g.row_lanes()) s += ", " + g.lane_rvar + " in vectors of per-lane partial results reduced per row";
     if (g.rule == RuleKind::RFactor) s += " of " + g.rfactor_rvar + " in chunks of " + std::to_string(g.rfactor_chunk);
     if (!g.why.empty()) s += " (" + g.why + ")";
     return s;

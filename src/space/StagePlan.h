@@ -45,6 +45,12 @@ struct GroupPlan {
     bool transpose_blocks = false;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
+    // UpdateLoops, without members: the update reduces along its operands' innermost dimension
+    // (a row's maximum or sum) and dim 0 of the root moves along an outer one, so this innermost
+    // reduction variable is split into vectors and rfactored into per-lane partial results
+    // (vectorized, the tail predicated), which the update reduces per row; empty: dim 0 vectorized.
+    std::string lane_rvar;
+    bool row_lanes() const { return rule == RuleKind::UpdateLoops && !lane_rvar.empty() && members.empty(); }
     // RFactor: the reduction variable split into `rfactor_chunk`-long chunks, one per parallel task.
     std::string rfactor_rvar;
     int rfactor_chunk = 0;
