@@ -14,11 +14,11 @@ namespace {
 
 constexpr int kVectorsPerReductionStep = 4;
 constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
-// Heuristic (named): the fewest points (a root's, times the group's Funcs, times the reduction's
-// length for an update) one thread-pool task computes. A task costs about a microsecond of the
-// pool's locking and waking on this 2-core VM; below this, a stage over little data (attention's
-// softmax at T = 1: 12 rows of one) paid more for its tasks than for its arithmetic.
-constexpr int64_t kMinTaskPoints = 1 << 14;
+// Heuristic (named): a stage of at most this many points (a root's, times the group's Funcs,
+// times the reduction's length for an update) runs serially. A parallel loop costs the pool's
+// locking and waking (microseconds on this 2-core VM) however little its tasks do: attention's
+// softmax at T = 1 (12 rows of one) paid more for its parallel loops than for its arithmetic.
+constexpr int64_t kSerialPoints = 1 << 15;
 
 class GroupApplier {
 public:
@@ -127,20 +127,10 @@ private:
         // The tile rows and the large outer dims: one parallel loop.
         std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
         const std::string member_level = per_step ? rvars.front() : "";
-        // The points of one iteration of the parallel loop: the root's inside it, times the
-        // reduction's steps for an update, times the group's Funcs (members cost about as much).
-        std::optional<SizeExpr> per_iteration = size_constant(1 + (int64_t)g.members.size());
-        if (update) per_iteration = times(per_iteration, reduction_steps(n, (int)n.stages.size() - 1));
-        for (int d = 0; d < (int)args.size(); d++) {
-            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), d) != g.inner_dims.end();
-            if (d == 0) {
-                per_iteration = times(per_iteration, !outer.empty() || g.tile_x == 0 ? extent_of(n, 0) : size_constant(g.tile_x));
-            } else if (d == 1) {
-                per_iteration = times(per_iteration, g.tile_y > 0 ? size_constant(g.tile_y) : extent_of(n, 1));
-            } else if (inner || outer.empty()) {
-                per_iteration = times(per_iteration, extent_of(n, d));
-            }
-        }
+        // The group's points: the root's, times the reduction's steps for an update, times the
+        // group's Funcs (members cost about as much).
+        const std::optional<SizeExpr> points =
+            stage_points(n, update ? (int)n.stages.size() - 1 : 0, 1 + (int64_t)g.members.size());
         if (!outer.empty()) {
             std::string par = outer[0];
             for (size_t i = 1; i < outer.size(); i++) {
@@ -148,10 +138,10 @@ private:
                 w_.fuse(st, par, outer[i], fused);
                 par = fused;
             }
-            const std::string in_task = parallel_tasks(st, par, per_iteration);
-            if (tile_var.empty()) tile_var = in_task;
+            parallel_unless_small(st, par, points);
+            if (tile_var.empty()) tile_var = par;
         } else if (g.tile_x > 0) {
-            parallel_tasks(st, x + "_o", per_iteration);
+            parallel_unless_small(st, x + "_o", points);
         }
         if (!member_level.empty()) tile_var = member_level;
         for (const std::string &m : g.members) member(m, root, tile_var, n.name, tail_of(g, m));
@@ -193,39 +183,42 @@ private:
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
         vectorize_dim(st, args[0], lanes, tail);
-        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", extent_of(n, 0));
+        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1));
     }
 
     // The loops `outer` (innermost first, adjacent, outermost of the stage) fused into one
     // parallel loop: a small outer dimension alone (3 colour channels) cannot feed the cores.
-    // `per_iteration`: the points one iteration of it computes, when known before the run (the
-    // run-time task grain); returns the loop inside the tasks that runs over `outer`.
-    std::string parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
-                               const std::optional<SizeExpr> &per_iteration = std::nullopt) {
-        if (outer.empty()) return "";
+    // `points`: the stage's points when known before the run (parallel_unless_small).
+    void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
+                        const std::optional<SizeExpr> &points = std::nullopt) {
+        if (outer.empty()) return;
         std::string par = outer[0];
         for (size_t i = 1; i < outer.size(); i++) {
             const std::string fused = base + "_par" + std::to_string(i);
             w_.fuse(st, par, outer[i], fused);
             par = fused;
         }
-        return parallel_tasks(st, par, per_iteration);
+        parallel_unless_small(st, par, points);
     }
 
-    // `par` parallel, in tasks of at least kMinTaskPoints points when the points of one iteration
-    // are known at run time (a GuardWithIf split by a factor Halide computes before the loop: the
-    // guard wraps whole iterations, not the compute loops); returns the loop over `par` inside a
-    // task (`par` itself without the split).
-    std::string parallel_tasks(StageRef &st, const std::string &par, const std::optional<SizeExpr> &per_iteration) {
-        if (!per_iteration) {
-            w_.parallel(st, par);
-            return par;
-        }
-        const SizeExpr grain = size_max(size_constant(1), ceil_div(size_constant(kMinTaskPoints),
-                                                                   size_max(size_constant(1), *per_iteration)));
-        w_.split(st, par, par + "_task", par + "_in", grain, TailStrategy::GuardWithIf);
-        w_.parallel(st, par + "_task");
-        return par + "_in";
+    // `par` parallel, except at run time when the stage computes at most kSerialPoints points:
+    // a specialization taken before the parallel directive (it copies the stage's schedule so
+    // far, the same loops, serial), so Halide's bounds are those of the parallel loops. (A
+    // parallel loop split by a grain computed at run time was tried first: Halide 14 bounds the
+    // loops of a split by a symbolic factor so loosely that producers computed at root were sized
+    // past 2^31 bytes, bilateral_grid and local_laplacian.) Must be the stage's last directive.
+    void parallel_unless_small(StageRef &st, const std::string &par, const std::optional<SizeExpr> &points) {
+        if (points) w_.specialize(st, w_.at_most(*points, kSerialPoints));
+        w_.parallel(st, par);
+    }
+
+    // The points a stage of `n` computes (its run-time extents, times the reduction's steps for an
+    // update), times `weight`, when known before the run.
+    std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight) {
+        std::optional<SizeExpr> points = size_constant(weight);
+        if (stage > 0) points = times(points, reduction_steps(n, stage));
+        for (int d = 0; d < n.dims(); d++) points = times(points, extent_of(n, d));
+        return points;
     }
 
     // The run-time extent of the Func's dimension `d` (its computed region), if known before the run.
@@ -262,7 +255,6 @@ private:
         std::vector<std::string> order;
         const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
         std::vector<std::string> outer;
-        std::optional<SizeExpr> per_iteration = reduction_steps(n, s.index);
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
                 // Each step of the reduction loops works on several vectors of a row: a scan down
@@ -272,7 +264,6 @@ private:
                 std::vector<std::string> v = vectorize_dim(st, x, width);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
-                per_iteration = times(per_iteration, size_constant(width));
             } else {
                 outer.push_back(p);
             }
@@ -280,7 +271,7 @@ private:
         order.insert(order.end(), rvars.begin(), rvars.end());
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(st, order);
-        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), per_iteration);
+        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1));
     }
 
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
@@ -308,14 +299,12 @@ private:
             if (p != x) outer.push_back(p);
         }
         std::string row = x;
-        std::optional<SizeExpr> per_iteration = times(reduction_steps(n, 1), extent_of(n, 0));
         if (outer.empty()) {
             w_.split(st, x, x + "_rows", x + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
             row = x + "_row";
             outer.push_back(x + "_rows");
-            per_iteration = times(reduction_steps(n, 1), size_constant(kRowsPerTask));
         }
-        parallel_fused(st, outer, n.name + "_u1", per_iteration);
+        parallel_fused(st, outer, n.name + "_u1", stage_points(n, 1, 1));
         w_.compute_at(part, root, row, false);
         const std::vector<StageNode> ps = stages_of(part.func.function());
         StageRef pinit = w_.stage(part, 0, ps[0]);
