@@ -259,14 +259,8 @@ TEST_CASE("two reduction variables over one contiguous run are fused into one re
         CHECK(p.reduction_extent == std::optional<int64_t>(96));
         CHECK(p.cpu_inner_reduction_extent() == std::optional<int64_t>(96));
     }
-    {  // ctx(r.x, r.y, m): consecutive arguments, the inner one a whole number of vectors
+    {  // ctx(r.x, r.y, m): consecutive arguments (measured slower fused: ContractionOperands.h)
         RDom r(0, 64, 0, 12, "r");
-        Func y("y");
-        y(n, m) = sum(a3(r.x, r.y, m) * b3(r.x, r.y, n));
-        CHECK(fused_of(y).fused_reduction.size() == 2);
-    }
-    {  // consecutive arguments, the inner one 8 long: a vector would cross rows
-        RDom r(0, 8, 0, 12, "r");
         Func y("y");
         y(n, m) = sum(a3(r.x, r.y, m) * b3(r.x, r.y, n));
         CHECK(fused_of(y).fused_reduction.empty());

@@ -74,7 +74,7 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     return o;
 }
 
-bool reduction_fuses(const std::vector<const Call *> &calls, const std::vector<LoopVar> &rvars, int lanes,
+bool reduction_fuses(const std::vector<const Call *> &calls, const std::vector<LoopVar> &rvars,
                      std::vector<int> &reduction_arg) {
     if (rvars.size() != 2) return false;
     const std::optional<int64_t> e0 = constant_value(rvars[0].extent), e1 = constant_value(rvars[1].extent);
@@ -92,12 +92,8 @@ bool reduction_fuses(const std::vector<const Call *> &calls, const std::vector<L
         if (at < 0) return false;  // an operand that does not move with the reduction
         const Expr v0 = Variable::make(Int(32), r0), v1 = Variable::make(Int(32), r1);
         const Expr &first = c->args[at];
-        const Expr joint = simplify(first - (v0 + (int)*e0 * v1));
-        const bool one_arg = !uses(joint);
-        const bool two_args = !one_arg && (size_t)at + 1 < c->args.size() && *e0 % lanes == 0 &&
-                              !uses(simplify(first - v0)) && !uses(simplify(c->args[at + 1] - v1));
-        if (!one_arg && !two_args) return false;
-        if (one_arg && (size_t)at + 1 < c->args.size() && uses(c->args[at + 1])) return false;
+        if (uses(simplify(first - (v0 + (int)*e0 * v1)))) return false;
+        if ((size_t)at + 1 < c->args.size() && uses(c->args[at + 1])) return false;
         reduction_arg.push_back(at);
     }
     return !calls.empty();

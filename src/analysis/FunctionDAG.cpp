@@ -30,15 +30,11 @@ std::vector<std::string> StageNode::rvars() const {
 
 namespace {
 
-// The widest vector of 32-bit lanes a CPU target has (AVX-512): a fused reduction whose inner
-// variable is a multiple of it is a multiple of every narrower vector too.
-constexpr int kWidestLanes = 16;
-
 // MatmulPattern::fused_reduction: one update over two reduction variables that every operand
 // reads as one contiguous run becomes one reduction variable of the whole length.
 void fuse_contiguous_reduction(MatmulPattern &p, const std::vector<const Call *> &calls) {
     std::vector<int> arg_of_call;
-    if (p.several_updates() || !reduction_fuses(calls, p.reduction, kWidestLanes, arg_of_call)) return;
+    if (p.several_updates() || !reduction_fuses(calls, p.reduction, arg_of_call)) return;
     const int64_t length = *constant_value(p.reduction[0].extent) * *constant_value(p.reduction[1].extent);
     p.fused_reduction = {p.reduction[0].name, p.reduction[1].name};
     LoopVar fused;

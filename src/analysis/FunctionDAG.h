@@ -129,7 +129,7 @@ struct MatmulPattern {
     // are constant: what a panel holds.
     std::optional<int64_t> total_reduction_extent;
     // Two reduction variables fused into one (`reduction` then holds the fused one, `<r0>_fused`):
-    // every operand reads them as one contiguous run (x(r.x + 8 * r.y, m), ctx(r.x, r.y, m):
+    // every operand reads them as one contiguous run (x(r.x + 8 * r.y, m):
     // analysis/ContractionOperands.h reduction_fuses), so the kernels of a single reduction of the
     // whole length apply. The schedule fuses them first on the update ({inner, outer}).
     std::vector<std::string> fused_reduction;
