@@ -177,6 +177,22 @@ private:
     Internal::Stmt *out_;
 };
 
+// The vector loads of the whole Stmt of `build`'s pipeline scheduled by Diet for T in [1, 64].
+VectorLoads loads_with_diet(const Builder &build, int dims) {
+    load_diet();
+    ImageParam in(Float(32), dims, "in");
+    Param<int> T("T", 8, 1, 64);
+    Pipeline p(build(in, T));
+    p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(2, 1 << 20, 40));
+    Internal::Stmt lowered;
+    p.add_custom_lowering_pass(new RecordLowered(&lowered));
+    p.compile_to_module({in, T}, "diet_loads", diet::runnable_host_target());
+    REQUIRE(lowered.defined());
+    VectorLoads loads;
+    lowered.accept(&loads);
+    return loads;
+}
+
 }  // namespace
 
 TEST_CASE("row reductions of a dynamic length are vectorized along their rows (softmax per head)", "[pipelines]") {
@@ -200,17 +216,28 @@ TEST_CASE("row reductions of a dynamic length are vectorized along their rows (s
 
     // The whole Stmt (every shape of the family: it is symbolic in T) reads the input and every
     // intermediate with dense vectors only, the reductions' included.
-    load_diet();
-    ImageParam in(Float(32), 3, "in");
-    Param<int> T("T", 8, 1, 64);
-    Pipeline p(softmax(in, T));
-    p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(2, 1 << 20, 40));
-    Internal::Stmt lowered;
-    p.add_custom_lowering_pass(new RecordLowered(&lowered));
-    p.compile_to_module({in, T}, "softmax_rows", diet::runnable_host_target());
-    REQUIRE(lowered.defined());
-    VectorLoads loads;
-    lowered.accept(&loads);
+    const VectorLoads loads = loads_with_diet(softmax, 3);
+    CHECK(loads.dense > 0);
+    CHECK(loads.gathers == 0);
+}
+
+TEST_CASE("a layer norm's mean and variance per token are vectorized along the token's row", "[pipelines]") {
+    // Over 48 channels of 5T tokens: the reductions read x(r, t) along its rows while their own
+    // dim 0 is the token; computed per tile of the output (or at root), either way no gathers.
+    const auto layer_norm = [](ImageParam &in, Expr T) {
+        Var c("c"), t("t");
+        RDom r(0, 48, "r");
+        Func mean("mean"), var("var"), out("out");
+        mean(t) = sum(in(r, t)) / 48;
+        var(t) = sum((in(r, t) - mean(t)) * (in(r, t) - mean(t))) / 48;
+        out(c, t) = (in(c, t) - mean(t)) / sqrt(var(t) + 1e-5f);
+        out.set_estimates({{0, 48}, {0, 5 * T}});
+        in.set_estimates({{0, 48}, {0, 5 * T}});
+        return out;
+    };
+    check_pipeline("layer_norm", layer_norm, 2, {1, 3, 16, 64, 70}, [](int t) { return std::vector<int>{48, 5 * t}; },
+                   [](int t) { return std::vector<int>{48, 5 * t}; });
+    const VectorLoads loads = loads_with_diet(layer_norm, 2);
     CHECK(loads.dense > 0);
     CHECK(loads.gathers == 0);
 }

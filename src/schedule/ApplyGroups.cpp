@@ -144,7 +144,7 @@ private:
             parallel_unless_small(st, x + "_o", points);
         }
         if (!member_level.empty()) tile_var = member_level;
-        for (const std::string &m : g.members) member(m, root, tile_var, n.name, tail_of(g, m));
+        for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
     }
 
     static TailStrategy tail_of(const GroupPlan &g, const std::string &f) {
@@ -152,8 +152,8 @@ private:
         return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
     }
 
-    void member(const std::string &name, FuncRef &root, const std::string &tile_var, const std::string &root_name,
-                TailStrategy tail) {
+    void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                const std::string &root_name, TailStrategy tail) {
         const FuncNode &m = dag_.node(name);
         FuncRef &mf = ref_(name);
         if (tile_var.empty()) {
@@ -162,13 +162,18 @@ private:
             w_.compute_at(mf, root, tile_var, false);
         }
         const int lanes = lanes_of(m);
+        auto lane_rvar = g.member_lane_rvars.find(name);
+        const bool row = lane_rvar != g.member_lane_rvars.end() && m.stages.size() == 2;
         for (const StageNode &s : m.stages) {
             StageRef st = w_.stage(mf, s.index, s);
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
+            else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
             else update_loops(st, s, m, lanes, false);
         }
         notes_.push_back("Func " + name + ": computed per tile of " + root_name +
-                         (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) + ", vectorized.");
+                         (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
+                         (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
+                              : ", vectorized."));
     }
 
     int lanes_of(const FuncNode &n) const {
@@ -279,27 +284,30 @@ private:
             StageRef st = w_.stage(root, s.index, s);
             if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
             else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
-            else if (g.row_lanes() && s.index == 1) row_lanes(g, n, root, st, s);
+            else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
             else update_loops(st, s, n, g.vector_lanes, true);
         }
     }
 
     // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable
     // split into vectors (the last one guarded: Halide predicates its loads) and rfactored into
-    // `lanes` partial results per row, computed per row of the root (one vector register), whose
-    // update then reduces the lanes. The rows' outer pure loops are the parallel loop (dim 0 in
-    // chunks of rows when it is the only one).
-    void row_lanes(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s) {
-        const std::string r = g.lane_rvar, x = n.func.args()[0];
+    // `lanes` partial results per row, computed per row of `n` (one vector register), whose
+    // update then reduces the lanes. With `parallel` (a root), the rows' outer pure loops are the
+    // parallel loop (dim 0 in chunks of rows when it is the only one).
+    void row_lanes(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
+                   bool parallel) {
+        const std::string x = n.func.args()[0];
         const std::string lane_r = r + "_lane", lane_v = n.name + "_lane";
-        w_.split(st, r, r + "_vec", lane_r, g.vector_lanes, TailStrategy::GuardWithIf);
+        w_.split(st, r, r + "_vec", lane_r, lanes, TailStrategy::GuardWithIf);
         FuncRef part = w_.rfactor(st, lane_r, lane_v, n.name + "_lanes");
         std::vector<std::string> outer;
         for (const std::string &p : s.pure_vars()) {
             if (p != x) outer.push_back(p);
         }
         std::string row = x;
-        if (outer.empty()) {
+        if (!parallel) {
+            outer.clear();
+        } else if (outer.empty()) {
             w_.split(st, x, x + "_rows", x + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
             row = x + "_row";
             outer.push_back(x + "_rows");

@@ -51,6 +51,9 @@ struct GroupPlan {
     // (vectorized, the tail predicated), which the update reduces per row; empty: dim 0 vectorized.
     std::string lane_rvar;
     bool row_lanes() const { return rule == RuleKind::UpdateLoops && !lane_rvar.empty() && members.empty(); }
+    // The same for members with an update (a LayerNorm's mean and variance computed per tile of
+    // their consumer): member -> its innermost reduction variable.
+    std::map<std::string, std::string> member_lane_rvars;
     // RFactor: the reduction variable split into `rfactor_chunk`-long chunks, one per parallel task.
     std::string rfactor_rvar;
     int rfactor_chunk = 0;

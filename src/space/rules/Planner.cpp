@@ -170,7 +170,14 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             members.push_back(n.name);
             const TileChoice t = fit_group(cx, g, members);
             const bool too_big_alone = exceeds_allocation_limit(cx, n);
-            const double alone = n.has_updates() ? 0 : choose_tile(cx, n, {}).cost;
+            // Its own cost as a root of its own (an update root's: its updates' iterations), so that
+            // a row reduction joins the tiles that read its rows (a layer norm's mean and variance)
+            // when that costs no more. An update with no pure loop (a histogram's scatter) counts
+            // nothing alone and so stays a root of its own: as a member it would lose the rfactor
+            // rule's parallel chunks.
+            bool every_update_has_pure_loops = true;
+            for (size_t s = 1; s < n.stages.size(); s++) every_update_has_pure_loops &= !n.stages[s].pure_vars().empty();
+            const double alone = every_update_has_pure_loops ? choose_tile(cx, n, {}).cost : 0;
             if (t.feasible && (too_big_alone || t.cost <= cost[gi] + alone + traffic_cost(cx, n))) {
                 g.members = members;
                 take_tile(g, t);
@@ -227,6 +234,14 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         funcs.push_back(g.root);
         for (const std::string &f : funcs) {
             if (cx.vector_fits_smallest(dag.node(f))) g.shift_inwards.push_back(f);
+        }
+    }
+    for (GroupPlan &g : groups) {
+        for (const std::string &m : g.members) {
+            const FuncNode &mn = dag.node(m);
+            if (mn.stages.size() != 2) continue;
+            const std::string r = row_reduction_rvar(cx, mn);
+            if (!r.empty()) g.member_lane_rvars[m] = r;
         }
     }
     plan.groups = groups;

@@ -47,6 +47,10 @@ bool inline_applies(const FuncNode &n);
 
 // Updates.cpp: the rule (UpdateLoops or RFactor) and parameters of a root with updates.
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
+// Updates.cpp: GroupPlan::lane_rvar for a Func with one update: the innermost reduction variable
+// when the update reduces along its operands' rows and dim 0 moves along an outer dimension of
+// theirs; empty otherwise.
+std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n);
 
 // TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
 // (infinite when a member's per-tile region is unbounded).

@@ -57,8 +57,10 @@ void loads_of(const RuleContext &cx, const Expr &e, const std::string &self, int
     }
 }
 
-// The innermost reduction variable when every load that moves with it moves along its buffer's
-// innermost dimension and none of them moves there with the root's dim 0; empty otherwise.
+}  // namespace
+
+// Every load that moves with the innermost reduction variable moves along its buffer's innermost
+// dimension, and none of them moves there with the Func's dim 0.
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     if (n.stages.size() != 2 || n.func.args().empty()) return "";
     const StageNode &u = n.stages[1];
@@ -85,8 +87,6 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     if (along_rows == 0 || !associative(n.func, def)) return "";
     return r;
 }
-
-}  // namespace
 
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n) {
     GroupPlan g;
