@@ -177,8 +177,25 @@ private:
     Internal::Stmt *out_;
 };
 
-// The vector loads of the whole Stmt of `build`'s pipeline scheduled by Diet for T in [1, 64].
-VectorLoads loads_with_diet(const Builder &build, int dims) {
+// Stores to buffers whose names start with `prefix`, inside and outside parallel loops.
+struct StoresUnderParallel : Internal::IRVisitor {
+    std::string prefix;
+    int parallel_depth = 0, inside = 0, outside = 0;
+    using IRVisitor::visit;
+    void visit(const Internal::For *op) override {
+        const bool par = op->for_type == Internal::ForType::Parallel;
+        parallel_depth += par;
+        IRVisitor::visit(op);
+        parallel_depth -= par;
+    }
+    void visit(const Internal::Store *op) override {
+        if (op->name.compare(0, prefix.size(), prefix) == 0) (parallel_depth > 0 ? inside : outside)++;
+        IRVisitor::visit(op);
+    }
+};
+
+// The whole lowered Stmt of `build`'s pipeline scheduled by Diet for T in [1, 64].
+Internal::Stmt lowered_with_diet(const Builder &build, int dims) {
     load_diet();
     ImageParam in(Float(32), dims, "in");
     Param<int> T("T", 8, 1, 64);
@@ -186,10 +203,15 @@ VectorLoads loads_with_diet(const Builder &build, int dims) {
     p.auto_schedule("Diet", diet::runnable_host_target(), MachineParams(2, 1 << 20, 40));
     Internal::Stmt lowered;
     p.add_custom_lowering_pass(new RecordLowered(&lowered));
-    p.compile_to_module({in, T}, "diet_loads", diet::runnable_host_target());
+    p.compile_to_module({in, T}, "diet_lowered", diet::runnable_host_target());
     REQUIRE(lowered.defined());
+    return lowered;
+}
+
+// The vector loads of the whole Stmt of `build`'s pipeline scheduled by Diet for T in [1, 64].
+VectorLoads loads_with_diet(const Builder &build, int dims) {
     VectorLoads loads;
-    lowered.accept(&loads);
+    lowered_with_diet(build, dims).accept(&loads);
     return loads;
 }
 
@@ -240,4 +262,26 @@ TEST_CASE("a layer norm's mean and variance per token are vectorized along the t
     const VectorLoads loads = loads_with_diet(layer_norm, 2);
     CHECK(loads.dense > 0);
     CHECK(loads.gathers == 0);
+}
+
+TEST_CASE("a row reduction read by a one-dimensional output keeps its parallel loop", "[pipelines]") {
+    // The output has no tile loop to compute the reduction in: taken into its group, the
+    // reduction would run at root serially.
+    const auto row_sums = [](ImageParam &in, Expr T) {
+        Var y("y");
+        RDom r(0, 300, "r");
+        Func rs("rs"), out("out");
+        rs(y) = 0.f;
+        rs(y) += in(r, y);
+        out(y) = rs(y) * 2.f;
+        out.set_estimates({{0, 5 * T}});
+        in.set_estimates({{0, 300}, {0, 5 * T}});
+        return out;
+    };
+    check_pipeline("row_sums", row_sums, 2, {1, 5, 64, 70}, [](int t) { return std::vector<int>{300, 5 * t}; },
+                   [](int t) { return std::vector<int>{5 * t}; });
+    StoresUnderParallel stores;
+    stores.prefix = "rs";
+    lowered_with_diet(row_sums, 2).accept(&stores);
+    CHECK(stores.inside > 0);
 }

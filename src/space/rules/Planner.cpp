@@ -127,6 +127,16 @@ bool exceeds_allocation_limit(const RuleContext &cx, const FuncNode &n) {
 
 namespace {
 
+// Whether a group with this tile has a loop to compute its members in (ApplyGroups' tile_var):
+// a tile along dim 0 or 1, or an outer dimension >= 2 outside the tile.
+bool has_tile_loop(const TileChoice &t, int root_dims) {
+    if (t.tile_x > 0 || t.tile_y > 0) return true;
+    for (int d = 2; d < root_dims; d++) {
+        if (std::find(t.inner_dims.begin(), t.inner_dims.end(), d) == t.inner_dims.end()) return true;
+    }
+    return false;
+}
+
 int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
     auto it = cx.whole_smallest.find(f);
     if (it == cx.whole_smallest.end() || !it->second.bounded || (int)it->second.extent.size() <= dim) return 0;
@@ -175,9 +185,13 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             // when that costs no more. An update with no pure loop (a histogram's scatter) counts
             // nothing alone and so stays a root of its own: as a member it would lose the rfactor
             // rule's parallel chunks.
+            // The same when the group has no tile loop to compute it in: as a member it would run at
+            // root, serially, where as a root its pure loops are parallel (a row's argmax for a 1-D
+            // output).
             bool every_update_has_pure_loops = true;
             for (size_t s = 1; s < n.stages.size(); s++) every_update_has_pure_loops &= !n.stages[s].pure_vars().empty();
-            const double alone = every_update_has_pure_loops ? choose_tile(cx, n, {}).cost : 0;
+            const bool weighed = every_update_has_pure_loops && has_tile_loop(t, dag.node(g.root).dims());
+            const double alone = !n.has_updates() || weighed ? choose_tile(cx, n, {}).cost : 0;
             if (t.feasible && (too_big_alone || t.cost <= cost[gi] + alone + traffic_cost(cx, n))) {
                 g.members = members;
                 take_tile(g, t);
