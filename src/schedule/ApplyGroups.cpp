@@ -231,7 +231,12 @@ private:
         auto it = extents_.find(n.name);
         if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
         if (d >= (int)it->second.size()) return std::nullopt;
-        return w_.run_time_size(it->second[d], [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
+        return run_time(it->second[d]);
+    }
+
+    // A run-time size (analysis/SymbolicRegion.h) as the schedule computes and spells it.
+    SizeExpr run_time(const Expr &e) {
+        return w_.run_time_size(e, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
     }
 
     // The steps of an update's reduction, if known before the run.
@@ -239,7 +244,7 @@ private:
         SizeExpr steps = size_constant(1);
         for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
             if (!is_run_time_size(rv.extent)) return std::nullopt;
-            steps = steps * w_.run_time_size(rv.extent, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
+            steps = steps * run_time(rv.extent);
         }
         return steps;
     }

@@ -8,6 +8,7 @@
 #include "space/rules/RuleContext.h"
 
 #include <algorithm>
+#include <map>
 
 namespace diet {
 
@@ -24,37 +25,50 @@ bool associative(const Function &f, const Definition &u) {
     return op.associative();
 }
 
-constexpr int kInlineDepth = 8;  // how deep inlined Funcs are looked through
+constexpr int kInlineDepth = 8;  // how deep nested inlined Funcs are looked through
 
-// Every call to a Func or input buffer in `e` other than `self`, the inlined Funcs looked through
-// (their definitions with the call's arguments substituted), so what is loaded is what is seen.
-void loads_of(const RuleContext &cx, const Expr &e, const std::string &self, int depth, std::vector<const Call *> &out,
-              std::vector<Expr> &keep) {
+// `e` with the inlined Funcs it calls substituted (each call's arguments bound all at once),
+// nested ones too up to kInlineDepth: what the update really loads. (Halide's inline_function
+// needs the Funcs' schedules locked, which they are not while an autoscheduler runs.)
+Expr with_inlined_funcs(const RuleContext &cx, const Expr &e) {
+    struct Inliner : IRMutator {
+        const RuleContext *cx;
+        int depth = 0;
+        using IRMutator::visit;
+        Expr visit(const Call *c) override {
+            if (c->call_type != Call::Halide || !cx->inlined.count(c->name) || depth >= kInlineDepth) {
+                return IRMutator::visit(c);
+            }
+            const Function f(c->func);
+            if (!f.has_pure_definition() || f.has_update_definition() || c->value_index >= (int)f.values().size()) {
+                return IRMutator::visit(c);
+            }
+            std::map<std::string, Expr> bound;
+            for (size_t k = 0; k < f.args().size() && k < c->args.size(); k++) bound[f.args()[k]] = mutate(c->args[k]);
+            depth++;
+            Expr body = mutate(substitute(bound, f.values()[c->value_index]));
+            depth--;
+            return body;
+        }
+    } m;
+    m.cx = &cx;
+    return m.mutate(e);
+}
+
+// The calls to Funcs and input buffers in `e`, other than to `self`.
+std::vector<const Call *> loads_of(const Expr &e, const std::string &self) {
     struct Calls : IRVisitor {
+        std::string self;
         std::vector<const Call *> calls;
         using IRVisitor::visit;
         void visit(const Call *c) override {
-            if (c->call_type == Call::Halide || c->call_type == Call::Image) calls.push_back(c);
+            if ((c->call_type == Call::Halide || c->call_type == Call::Image) && c->name != self) calls.push_back(c);
             IRVisitor::visit(c);
         }
     } v;
+    v.self = self;
     e.accept(&v);
-    for (const Call *c : v.calls) {
-        if (c->name == self) continue;
-        if (c->call_type == Call::Halide && cx.inlined.count(c->name) && depth < kInlineDepth) {
-            const Function f(c->func);
-            if (!f.has_pure_definition() || f.has_update_definition()) continue;
-            for (Expr body : f.values()) {
-                for (size_t k = 0; k < f.args().size() && k < c->args.size(); k++) {
-                    body = substitute(f.args()[k], c->args[k], body);
-                }
-                keep.push_back(body);
-                loads_of(cx, body, self, depth + 1, out, keep);
-            }
-            continue;
-        }
-        out.push_back(c);
-    }
+    return v.calls;
 }
 
 }  // namespace
@@ -73,9 +87,12 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     // in the lanes.
     std::optional<int64_t> longest = constant_value(ShapeFamily::bind(def.schedule().rvars().front().extent, cx.in.largest));
     if (longest && *longest < cx.lanes_of(n) / 2) return "";
+    std::vector<Expr> values;  // kept alive: the loads point into them
     std::vector<const Call *> loads;
-    std::vector<Expr> keep;
-    for (const Expr &v : def.values()) loads_of(cx, v, n.name, 0, loads, keep);
+    for (const Expr &v : def.values()) {
+        values.push_back(with_inlined_funcs(cx, v));
+        for (const Call *c : loads_of(values.back(), n.name)) loads.push_back(c);
+    }
     int along_rows = 0;
     for (const Call *c : loads) {
         bool moves = false;
