@@ -423,9 +423,10 @@ TEST_CASE("a reduction over an input's width: kernels for its estimate, a genera
     }
 }
 
-// K = 64 (a multiple of the lanes): dot-product kernels exist for the NT forms. With no model and
-// no measurement the heuristic dispatch gives them the small shapes (few rows: the column kernels'
-// panel copy is not amortized) and column kernels the large ones.
+// K = 64 (a multiple of the lanes): dot-product kernels exist for the NT forms (and TT, through
+// the copy of its transposed activations). With no model and no measurement the heuristic
+// dispatch gives them the small shapes (few rows: the column kernels' panel copy is not
+// amortized) and column kernels the large ones.
 TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic dispatch", "[forms][dot]") {
     contraction_forms::Sizes sizes;
     sizes.K = 64;
@@ -438,6 +439,9 @@ TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic
         CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));  // large T: column kernels
     }
     check_form("bmm_nt/canonical", "scores", {1, 2, 3, 7, 33, 64, 70}, sizes, opts, true);
+    // TT: the activations a(m, k) are stored across the reduction; their once-per-call
+    // reduction-major copy (a global wrapper) is read by the dot leaves' rfactor intermediates too.
+    check_form("layout/TT", "y", {1, 2, 3, 5, 16, 37, 64, 100}, sizes, opts, true);
 }
 
 TEST_CASE("operand layouts NN, NT, TN, TT", "[forms]") {

@@ -301,8 +301,9 @@ private:
             // refuses a wrapper of a Func that no definition of acc calls).
             const bool column_leaf = fixed_k || std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                                             [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
+            const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+            copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width);
             if (column_leaf) {
-                const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
                 stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
                                    first.cpu.k_pack);
             }

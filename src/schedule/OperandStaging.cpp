@@ -1,4 +1,5 @@
 #include "schedule/OperandStaging.h"
+#include "space/MicroKernel.h"
 
 #include <algorithm>
 #include <set>
@@ -23,29 +24,6 @@ void transpose_in_blocks(ScheduleWriter &w, FuncRef &s, const std::string &src_i
     w.vectorize(st, dst_inner + "_i");
 }
 
-// The broadcast operand (read one scalar per row of the register tile) stored with another
-// dimension innermost than the reduction (a transposed A, `a(m, k)`): each reduction step of a
-// tile touches a new cache line (and page) for a few scalars, and the tile's rows reuse it only
-// from L2. Such an operand is copied once per call into reduction-major storage (the layout
-// the kernel streams in the canonical form), as BLAS packs A; the copy is M x K moves against
-// M x N x K multiply-adds.
-bool broadcast_across_reduction(const ContractionOperand &o) {
-    return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0;
-}
-
-void copy_reduction_major(ScheduleWriter &w, const FuncRefLookup &ref, OperandCallers &callers,
-                          const ContractionOperand &o, int lanes) {
-    FuncRef s = w.wrapper(ref(o.func), callers.of(o));
-    w.compute_root(s);
-    const std::vector<Var> args = s.func.args();
-    std::vector<std::string> order = {args[o.reduction_arg].name()};
-    for (int a = 0; a < (int)args.size(); a++) {
-        if (a != o.reduction_arg) order.push_back(args[a].name());
-    }
-    w.reorder_storage(s, order);
-    if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
-}
-
 // The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
 // operand stored otherwise (NN's B) or computed is copied per task into a panel stored
 // reduction-major; one already stored that way (the NT layout of a dense layer's weights) is read
@@ -58,11 +36,7 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
         if (wrapped.count(o.func)) continue;
         const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
                                           [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
-        if (broadcast_across_reduction(o) && !shared) {
-            wrapped.insert(o.func);
-            copy_reduction_major(w, ref, callers, o, lanes);
-            continue;
-        }
+        if (copied_reduction_major(p, o)) continue;  // copy_broadcast_operands
         if (o.reduction_arg == 0 && !o.computed) continue;
         if (o.vector_arg < 0 && !o.computed) continue;
         wrapped.insert(o.func);
@@ -86,6 +60,27 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 }
 
 }  // namespace
+
+// The broadcast operand stored across the reduction (copied_reduction_major, a transposed A,
+// `a(m, k)`): each reduction step of a tile would touch a new cache line (and page) for a few
+// scalars, reused by the tile's rows only from L2, and the dot-product kernels could not load
+// it as vectors. It is copied once per call into reduction-major storage (the layout the kernel
+// streams in the canonical form), as BLAS packs A: M x K moves against M x N x K multiply-adds.
+// The wrapper is global (`a.in()`): the dot-product leaves' rfactor intermediates read it too.
+void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes) {
+    for (const ContractionOperand &o : p.operands) {
+        if (!copied_reduction_major(p, o)) continue;
+        FuncRef s = w.wrapper(ref(o.func));
+        w.compute_root(s);
+        const std::vector<Var> args = s.func.args();
+        std::vector<std::string> order = {args[o.reduction_arg].name()};
+        for (int a = 0; a < (int)args.size(); a++) {
+            if (a != o.reduction_arg) order.push_back(args[a].name());
+        }
+        w.reorder_storage(s, order);
+        if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
+    }
+}
 
 FuncRef OperandCallers::of(const ContractionOperand &o) {
     FuncRef cur = acc_;
@@ -116,14 +111,8 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
     OperandCallers callers(w, ref, acc);
     std::set<std::string> wrapped;
     for (const ContractionOperand &o : p.operands) {
-        const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
-                                          [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
         if (wrapped.count(o.func)) continue;
-        if (broadcast_across_reduction(o) && !shared) {
-            wrapped.insert(o.func);
-            copy_reduction_major(w, ref, callers, o, lanes);
-            continue;
-        }
+        if (copied_reduction_major(p, o)) continue;  // copy_broadcast_operands
         // Staging kernels copy the operands read across the vectors, and those read along
         // them in rows a page apart (page_strided_rows in space/MicroKernel.cpp).
         const bool panel = strided && (o.strided_along_vector() || (o.vector_arg == 0 && o.reduction_arg > 0));

@@ -32,6 +32,10 @@ private:
     std::map<std::vector<std::string>, ScheduleWriter::FuncRef> clones_;  // by path from acc
 };
 
+// The once-per-call reduction-major copy of each broadcast operand stored across the reduction
+// (space/MicroKernel.h copied_reduction_major), for every CPU kernel, column or dot-product.
+void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes);
+
 // `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's
 // reduction-major panels instead (CpuKernel::k_pack).

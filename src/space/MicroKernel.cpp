@@ -428,11 +428,17 @@ int packed_reduction_factor(const MatmulPattern &p) {
     return *p.reduction_extent % pack == 0 ? pack : 1;
 }
 
+bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o) {
+    const auto same_func = [&](const ContractionOperand &q) { return q.func == o.func; };
+    return o.vector_arg < 0 && !o.computed && o.reduction_arg > 0 &&
+           std::count_if(p.operands.begin(), p.operands.end(), same_func) == 1;
+}
+
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
     if (lanes < 4 || !k || *k % lanes != 0) return false;
-    return std::all_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
-        return o.unit_stride_reduction && !o.computed;
+    return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+        return (o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed;
     });
 }
 

@@ -100,6 +100,11 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
 // Whether the space holds dot-product kernels for this contraction (CpuKernel::dot).
 bool dot_kernels_apply(const MatmulPattern &p, int lanes);
+// The broadcast operand (no vector argument) stored with another dimension innermost than the
+// reduction (a transposed A, `a(m, k)`), read in that role alone: every CPU kernel reads it from
+// a reduction-major copy made once per call (schedule/OperandStaging.h), so it counts as
+// contiguous along the reduction for the dot-product kernels too.
+bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o);
 // CpuKernel::k_pack for this contraction: 32 / the widest operand's bits (4 for 8-bit, 2 for 16-bit
 // operands) when it accumulates integers of 8 or 16 bits into a 32-bit integer over one reduction
 // variable of a constant extent that is a multiple of it (no tail: the compute loop stays
