@@ -15,13 +15,17 @@ namespace {
 // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
 // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
 // dense loads and shuffles rather than one scalar load per element.
-void transpose_in_blocks(ScheduleWriter &w, FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes) {
+// `parallel_outer`: a copy computed at root (not inside a parallel task) runs its outer blocks
+// on the thread pool.
+void transpose_in_blocks(ScheduleWriter &w, FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes,
+                         bool parallel_outer = false) {
     StageRef st = w.stage(s, 0, StageNode{});
     w.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
     w.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
     w.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
     w.vectorize(st, src_inner + "_i");
     w.vectorize(st, dst_inner + "_i");
+    if (parallel_outer) w.parallel(st, dst_inner + "_o");
 }
 
 // The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
@@ -78,7 +82,7 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             if (a != o.reduction_arg) order.push_back(args[a].name());
         }
         w.reorder_storage(s, order);
-        if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
+        if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes, true);
     }
 }
 
