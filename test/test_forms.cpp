@@ -682,3 +682,53 @@ TEST_CASE("a sum of contractions in the forms table", "[forms][sum]") {
     sizes.K = 48;
     check_chain("dense/sum_of_halves", 2, {1, 2, 3, 16, 37, 64, 100}, sizes);
 }
+
+namespace {
+// Two contractions reading one transposed activation x(m, k) (m innermost) as their broadcast
+// operand, as a layer's Q and V projections of the same input do.
+struct SharedTransposedInput {
+    ImageParam x{Float(32), 2, "x"}, wq{Float(32), 2, "wq"}, wv{Float(32), 2, "wv"};
+    Param<int> T{"T", 16, 1, 64};
+    Func q{"q"}, v{"v"};
+    explicit SharedTransposedInput(bool for_diet) {
+        Var n("n"), m("m");
+        RDom k(0, 64, "k");
+        q(n, m) = sum(x(m, k) * wq(k, n));
+        v(n, m) = sum(x(m, k) * wv(k, n));
+        if (!for_diet) return;
+        x.set_estimates({{0, 4 * T}, {0, 64}});
+        wq.set_estimates({{0, 64}, {0, 96}});
+        wv.set_estimates({{0, 64}, {0, 96}});
+        q.set_estimates({{0, 96}, {0, 4 * T}});
+        v.set_estimates({{0, 96}, {0, 4 * T}});
+    }
+};
+}  // namespace
+
+TEST_CASE("two contractions share a transposed activation: one reduction-major copy, correct", "[forms][dot]") {
+    SharedTransposedInput d(true), ref(false);
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    try {
+        diet::autoschedule(Pipeline({d.q, d.v}), target, 2, 0, diet::Options{});
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+    Pipeline dp({d.q, d.v}), rp({ref.q, ref.v});
+    dp.compile_jit(target);  // the copy was scheduled twice before (a Halide error: a var split twice)
+    for (int t : {1, 3, 64, 80}) {
+        INFO("T = " << t);
+        Buffer<> xb = input_of(Float(32), {4 * t, 64}, 3), wqb = input_of(Float(32), {64, 96}, 4),
+                 wvb = input_of(Float(32), {64, 96}, 5);
+        d.x.set(xb), ref.x.set(xb), d.wq.set(wqb), ref.wq.set(wqb), d.wv.set(wvb), ref.wv.set(wvb);
+        d.T.set(t), ref.T.set(t);
+        Buffer<float> dq(96, 4 * t), dv(96, 4 * t), rq(96, 4 * t), rv(96, 4 * t);
+        dp.realize({dq, dv}, target);
+        rp.realize({rq, rv}, target);
+        CHECK(compare(dq, rq) == "");
+        CHECK(compare(dv, rv) == "");
+    }
+}

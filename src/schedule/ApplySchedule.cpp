@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace diet {
@@ -62,6 +63,9 @@ private:
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
     std::vector<SizeExpr> kernel_extents_;   // the same in kernel order
     std::vector<std::string> notes_;
+    // Operands already copied reduction-major by an earlier contraction (one global wrapper per
+    // Func: a transposed activation read by the Q and V projections is copied once).
+    std::set<std::string> reduction_major_copies_;
 
     FuncRef &ref(const std::string &name) {
         auto it = refs_.find(name);
@@ -302,7 +306,7 @@ private:
             const bool column_leaf = fixed_k || std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                                             [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
             const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
-            copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width);
+            copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width, reduction_major_copies_);
             if (column_leaf) {
                 stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
                                    first.cpu.k_pack);

@@ -38,8 +38,6 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
     std::set<std::string> wrapped;
     for (const ContractionOperand &o : p.operands) {
         if (wrapped.count(o.func)) continue;
-        const bool shared = std::count_if(p.operands.begin(), p.operands.end(),
-                                          [&](const ContractionOperand &q) { return q.func == o.func; }) > 1;
         if (copied_reduction_major(p, o)) continue;  // copy_broadcast_operands
         if (o.reduction_arg == 0 && !o.computed) continue;
         if (o.vector_arg < 0 && !o.computed) continue;
@@ -71,9 +69,10 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 // it as vectors. It is copied once per call into reduction-major storage (the layout the kernel
 // streams in the canonical form), as BLAS packs A: M x K moves against M x N x K multiply-adds.
 // The wrapper is global (`a.in()`): the dot-product leaves' rfactor intermediates read it too.
-void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes) {
+void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes,
+                             std::set<std::string> &copied) {
     for (const ContractionOperand &o : p.operands) {
-        if (!copied_reduction_major(p, o)) continue;
+        if (!copied_reduction_major(p, o) || !copied.insert(o.func).second) continue;
         FuncRef s = w.wrapper(ref(o.func));
         w.compute_root(s);
         const std::vector<Var> args = s.func.args();

@@ -10,6 +10,7 @@
 #include "schedule/ScheduleWriter.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace diet {
@@ -34,7 +35,9 @@ private:
 
 // The once-per-call reduction-major copy of each broadcast operand stored across the reduction
 // (space/MicroKernel.h copied_reduction_major), for every CPU kernel, column or dot-product.
-void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes);
+// `copied`: the Funcs already copied (by this call or an earlier contraction's); each is copied once.
+void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes,
+                             std::set<std::string> &copied);
 
 // `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's
