@@ -5,6 +5,9 @@
 //   layout/XY    the same product with each operand stored as written (N) or transposed (T)
 //   bmm_nt/*     s(j, i, b) = sum_d q(d, i, b) * k(d, j, b)   (attention scores, T x T per head)
 //   bmm_nn/*     o(d, i, b) = sum_j p(j, i, b) * v(d, j, b)   (attention times values, reduction over T)
+//   bmm_*/batch_innermost  the same in numpy's index order, o(b, i, d) = sum_j p(b, i, j) * v(b, j, d):
+//                the batch innermost in every buffer (not in form_names(): the model's dataset and
+//                the GPU bundle were collected without it; forms_bench and test_forms name it)
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
 //   conv/3x3_zero_padded  the same "same"-sized over a zero-padded input, bias 0.25, ReLU, wt(rx, ry, ci, co)
 //   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
@@ -195,6 +198,23 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
     const int D = s.K, B = s.heads;
     ImageParam a(Float(32), 3, nt ? "q" : "p"), b(Float(32), 3, nt ? "k" : "v");
     Var j("j"), i("i"), bh("b");
+    if (how == "batch_innermost") {
+        // numpy's index order written as is (q[b, i, d] -> q(b, i, d)): the batch is every
+        // buffer's innermost dimension.
+        RDom rn = nt ? RDom(0, D, "d") : RDom(0, a.dim(2).extent(), "r");
+        Func out(nt ? "scores" : "context");
+        out(bh, i, j) = nt ? sum(a(bh, i, rn) * b(bh, j, rn)) : sum(a(bh, i, rn) * b(bh, rn, j));
+        f.inputs = {a, b};
+        if (nt) {
+            f.in_sizes = {[=](int t) { return std::vector<int>{B, t, D}; }, [=](int t) { return std::vector<int>{B, t, D}; }};
+            f.out_sizes = [=](int t) { return std::vector<int>{B, t, t}; };
+        } else {
+            f.in_sizes = {[=](int t) { return std::vector<int>{B, t, t}; }, [=](int t) { return std::vector<int>{B, t, D}; }};
+            f.out_sizes = [=](int t) { return std::vector<int>{B, t, D}; };
+        }
+        f.out = out;
+        return;
+    }
     RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(0).extent(), "r");
     Expr prod = nt ? a(r, i, bh) * b(r, j, bh) : a(r, i, bh) * b(j, r, bh);
     Func out(nt ? "scores" : "context");

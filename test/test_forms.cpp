@@ -455,6 +455,13 @@ TEST_CASE("batched attention products: scores (NT) and context (NN, reduction ov
     }
 }
 
+TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-free", "[forms]") {
+    // o(b, i, d) = sum(p(b, i, j) * v(b, j, d)): every operand moves with the output's innermost
+    // dimension (the vectors run along the batch: apps/RESULTS.md, the tries to move them).
+    check_form("bmm_nt/batch_innermost", "scores", {1, 2, 7, 33, 64, 70});
+    check_form("bmm_nn/batch_innermost", "context", {1, 2, 7, 33, 64, 70});
+}
+
 TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", "[forms]") {
     check_form("conv/3x3", "conv", {1, 3, 16, 40, 64});
     // Read through a boundary condition: the register tile's rows run along the output channels

@@ -1,0 +1,191 @@
+// Pipelines in styles outside the contraction-forms table, several with two shape variables
+// (issue 13's "written by someone else"): each is scheduled by Diet with default options and
+// checked against the same algorithm unscheduled, at shapes inside the family and, where the
+// algorithm allows it, past the range. Found by a probe of other styles
+// (apps/results/cpu/forms_batch_innermost_try/probe_styles2.cpp), kept so they stay correct.
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+#include "Halide.h"
+#include "plugin/Diet.h"
+#include "space/HostCpu.h"
+
+#include <functional>
+
+using namespace Halide;
+using diet_test::compare;
+using diet_test::random_input;
+
+namespace {
+
+using Sizes = std::vector<std::vector<int>>;
+
+// One copy of a pipeline: its output, inputs and shape variables, and the buffer sizes at a shape.
+struct Built {
+    Func out;
+    std::vector<ImageParam> inputs;
+    std::vector<Param<int>> vars;
+    std::function<Sizes(const std::vector<int> &)> in_sizes;
+    std::function<std::vector<int>(const std::vector<int> &)> out_sizes;
+};
+
+// Builds the pipeline twice (Diet's copy, the reference), schedules the first, compares at each
+// shape. Returns Diet's log.
+std::string check_style(const std::function<Built()> &build, const std::vector<std::vector<int>> &shapes) {
+    Built d = build(), r = build();
+    // The reference runs unscheduled: Halide 14's codegen takes constant estimates only.
+    Region one_out(r.out.dimensions(), Range(0, 1));
+    r.out.set_estimates(one_out);
+    for (ImageParam &p : r.inputs) p.set_estimates(Region(p.dimensions(), Range(0, 1)));
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    try {
+        diet::autoschedule(Pipeline(d.out), target, 2, 0, diet::Options{});
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    Pipeline dp(d.out), rp(r.out);
+    dp.compile_jit(target);
+    for (const std::vector<int> &s : shapes) {
+        std::string label;
+        for (int v : s) label += std::to_string(v) + " ";
+        INFO("shape " << label);
+        for (size_t i = 0; i < s.size(); i++) {
+            d.vars[i].set(s[i]);
+            r.vars[i].set(s[i]);
+        }
+        const Sizes in = d.in_sizes(s);
+        for (size_t i = 0; i < d.inputs.size(); i++) {
+            Buffer<> b = random_input(d.inputs[i].type(), in[i], 11 + (uint32_t)i, -1, 1);
+            d.inputs[i].set(b);
+            r.inputs[i].set(b);
+        }
+        CHECK(compare(dp.realize(d.out_sizes(s), target), rp.realize(r.out_sizes(s), target)) == "");
+    }
+    return log;
+}
+
+Param<int> shape_var(const char *name, int lo, int hi, int estimate) {
+    Param<int> p(name);
+    p.set_range(lo, hi);
+    p.set_estimate(estimate);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("a transposed activation with two shape variables (rows and columns)", "[styles]") {
+    // y(n, m) = sum_k a(m, k) * b(k, n): both operands stored across the reduction, M = 4T, N = S.
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 16), S = shape_var("S", 16, 256, 128);
+            ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
+            Var n("n"), m("m");
+            RDom k(0, 64, "k");
+            Func y("y");
+            y(n, m) = sum(a(m, k) * b(k, n));
+            y.set_estimates({{0, S}, {0, T * 4}});
+            a.set_estimates({{0, T * 4}, {0, 64}});
+            b.set_estimates({{0, 64}, {0, S}});
+            return Built{y, {a, b}, {T, S}, [](const std::vector<int> &v) { return Sizes{{v[0] * 4, 64}, {64, v[1]}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{v[1], v[0] * 4}; }};
+        },
+        {{1, 16}, {2, 17}, {3, 100}, {16, 128}, {64, 256}, {70, 300}});
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+}
+
+TEST_CASE("batched scores with the queries stored transposed (head dimension outer)", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 128, 64);
+            ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k");
+            Var i("i"), j("j"), b("b");
+            RDom r(0, 64, "r");
+            Func s("s");
+            s(j, i, b) = sum(q(i, r, b) * k(r, j, b));
+            s.set_estimates({{0, T}, {0, T}, {0, 12}});
+            q.set_estimates({{0, T}, {0, 64}, {0, 12}});
+            k.set_estimates({{0, 64}, {0, T}, {0, 12}});
+            return Built{s, {q, k}, {T}, [](const std::vector<int> &v) { return Sizes{{v[0], 64, 12}, {64, v[0], 12}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{v[0], v[0], 12}; }};
+        },
+        {{1}, {2}, {7}, {64}, {130}});
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+}
+
+TEST_CASE("causal attention context: an RDom::where bounded by the output's row", "[styles]") {
+    check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 128, 64);
+            ImageParam p(Float(32), 3, "p"), v(Float(32), 3, "v");
+            Var d("d"), i("i"), h("h");
+            RDom r(0, T, "r");
+            r.where(r.x <= i);
+            Func o("o");
+            o(d, i, h) = sum(p(r, i, h) * v(d, r, h));
+            o.set_estimates({{0, 64}, {0, T}, {0, 4}});
+            p.set_estimates({{0, T}, {0, T}, {0, 4}});
+            v.set_estimates({{0, 64}, {0, T}, {0, 4}});
+            return Built{o, {p, v}, {T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[0], 4}, {64, s[0], 4}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{64, s[0], 4}; }};
+        },
+        {{1}, {2}, {33}, {128}});
+}
+
+TEST_CASE("row reductions with two shape variables: softmax and layer norm", "[styles]") {
+    // Columns and rows both vary (C over the reduction, R over the rows).
+    check_style(
+        [] {
+            Param<int> C = shape_var("C", 1, 512, 128), R = shape_var("R", 1, 64, 16);
+            ImageParam x(Float(32), 2, "x");
+            Var c("c"), r("r");
+            RDom rc(0, C, "rc");
+            Func mx("mx"), e("e"), total("total"), out("out");
+            mx(r) = maximum(x(rc, r));
+            e(c, r) = exp(x(c, r) - mx(r));
+            total(r) = sum(e(rc, r));
+            out(c, r) = e(c, r) / total(r);
+            out.set_estimates({{0, C}, {0, R}});
+            x.set_estimates({{0, C}, {0, R}});
+            return Built{out, {x}, {C, R}, [](const std::vector<int> &v) { return Sizes{{v[0], v[1]}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{v[0], v[1]}; }};
+        },
+        {{1, 1}, {3, 5}, {17, 63}, {128, 16}, {512, 64}});
+    check_style(
+        [] {
+            Param<int> C = shape_var("C", 1, 1024, 768), R = shape_var("R", 1, 256, 64);
+            ImageParam x(Float(32), 2, "x");
+            Var c("c"), r("r");
+            RDom rc(0, C, "rc");
+            Func mean("mean"), var("var"), out("out");
+            mean(r) = sum(x(rc, r)) / cast<float>(C);
+            var(r) = sum(pow(x(rc, r) - mean(r), 2)) / cast<float>(C);
+            out(c, r) = (x(c, r) - mean(r)) / sqrt(var(r) + 1e-5f);
+            out.set_estimates({{0, C}, {0, R}});
+            x.set_estimates({{0, C}, {0, R}});
+            return Built{out, {x}, {C, R}, [](const std::vector<int> &v) { return Sizes{{v[0], v[1]}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{v[0], v[1]}; }};
+        },
+        {{1, 1}, {5, 255}, {768, 64}, {1024, 3}});
+}
+
+TEST_CASE("a matrix-vector product with both extents at run time", "[styles]") {
+    check_style(
+        [] {
+            Param<int> K = shape_var("K", 1, 1024, 512), M = shape_var("M", 1, 1024, 512);
+            ImageParam a(Float(32), 2, "A"), v(Float(32), 1, "v");
+            Var m("m");
+            RDom k(0, K, "k");
+            Func out("out");
+            out(m) = sum(a(k, m) * v(k));
+            out.set_estimates({{0, M}});
+            a.set_estimates({{0, K}, {0, M}});
+            v.set_estimates({{0, K}});
+            return Built{out, {a, v}, {K, M}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+        },
+        {{1, 1}, {3, 1000}, {1000, 3}, {1024, 1024}});
+}
