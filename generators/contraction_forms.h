@@ -198,27 +198,16 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
     const int D = s.K, B = s.heads;
     ImageParam a(Float(32), 3, nt ? "q" : "p"), b(Float(32), 3, nt ? "k" : "v");
     Var j("j"), i("i"), bh("b");
-    if (how == "batch_innermost") {
-        // numpy's index order written as is (q[b, i, d] -> q(b, i, d)): the batch is every
-        // buffer's innermost dimension.
-        RDom rn = nt ? RDom(0, D, "d") : RDom(0, a.dim(2).extent(), "r");
-        Func out(nt ? "scores" : "context");
-        out(bh, i, j) = nt ? sum(a(bh, i, rn) * b(bh, j, rn)) : sum(a(bh, i, rn) * b(bh, rn, j));
-        f.inputs = {a, b};
-        if (nt) {
-            f.in_sizes = {[=](int t) { return std::vector<int>{B, t, D}; }, [=](int t) { return std::vector<int>{B, t, D}; }};
-            f.out_sizes = [=](int t) { return std::vector<int>{B, t, t}; };
-        } else {
-            f.in_sizes = {[=](int t) { return std::vector<int>{B, t, t}; }, [=](int t) { return std::vector<int>{B, t, D}; }};
-            f.out_sizes = [=](int t) { return std::vector<int>{B, t, D}; };
-        }
-        f.out = out;
-        return;
-    }
-    RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(0).extent(), "r");
-    Expr prod = nt ? a(r, i, bh) * b(r, j, bh) : a(r, i, bh) * b(j, r, bh);
+    // numpy's index order written as is (q[b, i, d] -> q(b, i, d)): every dimension order reversed,
+    // the batch innermost in every buffer.
+    const bool reversed = how == "batch_innermost";
+    RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(reversed ? 2 : 0).extent(), "r");
+    Expr prod = reversed ? (nt ? a(bh, i, r) * b(bh, j, r) : a(bh, i, r) * b(bh, r, j))
+                         : (nt ? a(r, i, bh) * b(r, j, bh) : a(r, i, bh) * b(j, r, bh));
     Func out(nt ? "scores" : "context");
-    if (how == "canonical") {
+    if (reversed) {
+        out(bh, i, j) = sum(prod);
+    } else if (how == "canonical") {
         Func acc("acc");
         acc(j, i, bh) = 0.f;
         acc(j, i, bh) += prod;
@@ -238,6 +227,16 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
     } else {
         f.in_sizes = {[=](int t) { return std::vector<int>{t, t, B}; }, [=](int t) { return std::vector<int>{D, t, B}; }};
         f.out_sizes = [=](int t) { return std::vector<int>{D, t, B}; };
+    }
+    if (reversed) {
+        const auto reverse = [](std::function<std::vector<int>(int)> sizes) {
+            return [=](int t) {
+                std::vector<int> s = sizes(t);
+                return std::vector<int>(s.rbegin(), s.rend());
+            };
+        };
+        for (auto &s : f.in_sizes) s = reverse(s);
+        f.out_sizes = reverse(f.out_sizes);
     }
     f.out = out;
 }
