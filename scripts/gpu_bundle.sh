@@ -6,7 +6,9 @@
 #
 # Environment: DIET_BUILD (default: build) holds build/generators/{dense,batch_matmul}.generator and
 # libautoschedule_diet.so (built with `cmake --build build --target <t>` when missing);
-# DIET_GPU_TARGET overrides the Halide target; DIET_GPU_MACHINE_PARAMS the machine_params.
+# DIET_GPU_TARGET overrides the Halide target; DIET_GPU_MACHINE_PARAMS the machine_params;
+# DIET_GPU_FORMS_LIST (comma-separated form names) builds those forms instead of the forms table's
+# default list (e.g. to add the batch-innermost bmm forms, which are not in form_names()).
 #
 # Layout of the bundle:
 #   lib/diet_dense.{a,h}              dense y[16T,2304] = x[16T,768] w^T, with Halide's runtime
@@ -70,7 +72,8 @@ if [ "${DIET_GPU_FORMS:-1}" != 0 ]; then
     mkdir -p "$bundle/forms"
     echo "gpu_bundle: building the contraction forms into $bundle/forms"
     if ! "$build/apps/gpu/gpu_forms_build" "$bundle/forms" --target "$target" --sms "${machine_params%%,*}" \
-            --l2 "$(echo "$machine_params" | cut -d, -f2)" 2> "$bundle/forms/build.log"; then
+            --l2 "$(echo "$machine_params" | cut -d, -f2)" ${DIET_GPU_FORMS_LIST:+--forms "$DIET_GPU_FORMS_LIST"} \
+            2> "$bundle/forms/build.log"; then
         tail -20 "$bundle/forms/build.log" >&2
         echo "gpu_bundle: gpu_forms_build FAILED (see $bundle/forms/build.log)" >&2
         exit 1

@@ -14,10 +14,22 @@ echo "main: tuning the dense layer with HL_DIET_TRIALS=$trials (log build/main_t
 # Rebuild the Diet library of the benchmark with the trial budget (removing it makes the build
 # run the generator, and so the plugin, again).
 rm -f build/apps/dense_diet.o build/apps/dense_diet.h build/apps/dense_diet.schedule.h build/apps/libdense_diet.a
+# The whole build output goes to build/main_tuned_build.log; Diet's progress lines are shown, and
+# on a failure the log's last lines (the generator's or the compiler's error).
+set +e
 HL_DIET_TRIALS=$trials HL_DIET_LOG="$PWD/build/main_tuning.log" HL_DIET_REPORT="$PWD/build/main_tuning.json" \
     HL_DIET_TRAINING=T=5,24,43,62,81,100,119,128 \
-    cmake --build build --target dense_bench 2>&1 | grep -E '^\[diet\] (tune|  cpu|  cuda|shape|target)' || true
-grep -q "Micro-kernels" build/apps/dense_diet.schedule.h || { echo "main: the tuned build failed"; exit 1; }
+    cmake --build build --target dense_bench > build/main_tuned_build.log 2>&1 &
+build_pid=$!
+tail -n +1 -f build/main_tuned_build.log --pid=$build_pid | grep --line-buffered -E '^\[diet\] (tune|  cpu|  cuda|shape|target)'
+wait $build_pid
+build_rc=$?
+set -e
+if [ $build_rc -ne 0 ] || ! grep -q "Micro-kernels" build/apps/dense_diet.schedule.h 2>/dev/null; then
+    echo "main: the tuned build failed (rc $build_rc); the end of build/main_tuned_build.log:"
+    tail -40 build/main_tuned_build.log
+    exit 1
+fi
 # OpenBLAS is the baseline: let it pick its best kernels for this CPU (an inherited
 # OPENBLAS_CORETYPE would pin, e.g., its AVX2 kernels on an AVX-512 machine).
 unset OPENBLAS_CORETYPE

@@ -121,10 +121,13 @@ def forms_report(csv_path, md_path):
     for form in sorted(rows):
         per_t = rows[form]
         ok = all(r["correct"] == "1" for r in per_t.values())
-        err = max(float(r["rel_error"]) for r in per_t.values())
-        base = rows.get(canonical.get(family_of[form], ""), {})
-        vs_c = {t: float(base[t]["diet_us"]) / float(r["diet_us"]) for t, r in per_t.items() if t in base}
-        vs_b = {t: float(r["cublas_us"]) / float(r["diet_us"]) for t, r in per_t.items() if r["cublas_us"]}
+        # A failed call (the runner's FAILED row) has no time and no error.
+        failed = any(not r["diet_us"] for r in per_t.values())
+        timed = {t: r for t, r in per_t.items() if r["diet_us"]}
+        err = max((float(r["rel_error"]) for r in timed.values()), default=float("nan"))
+        base = {t: r for t, r in rows.get(canonical.get(family_of[form], ""), {}).items() if r["diet_us"]}
+        vs_c = {t: float(base[t]["diet_us"]) / float(r["diet_us"]) for t, r in timed.items() if t in base}
+        vs_b = {t: float(r["cublas_us"]) / float(r["diet_us"]) for t, r in timed.items() if r["cublas_us"]}
 
         def fmt(d):
             if not d:
@@ -133,7 +136,7 @@ def forms_report(csv_path, md_path):
             return f"{geomean(list(d.values())):.3f}", f"{d[t_min]:.3f} ({t_min})"
         c_g, c_m = fmt(vs_c)
         b_g, b_m = fmt(vs_b)
-        lines.append(f"| {form} | {len(per_t)} | {'yes' if ok else '**NO**'} | {err:.1e} | {c_g} | {c_m} | {b_g} | {b_m} |")
+        lines.append(f"| {form} | {len(per_t)} | {'yes' if ok else '**FAILED**' if failed else '**NO**'} | {err:.1e} | {c_g} | {c_m} | {b_g} | {b_m} |")
     with open(md_path, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

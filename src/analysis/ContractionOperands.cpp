@@ -1,5 +1,7 @@
 #include "analysis/ContractionOperands.h"
 
+#include <algorithm>
+
 namespace diet {
 
 using namespace Halide;
@@ -68,6 +70,15 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
             if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
         }
     }
+    for (const Expr &arg : c->args) {
+        int loop_vars = 0;
+        for (const std::string &v : acc_args) loop_vars += expr_uses_var(arg, v);
+        // The reduction variables count once: the schedule fuses several into one loop when they
+        // read contiguously (x(r.x + 8 * r.y, m)), and tiles them together.
+        loop_vars += std::any_of(rvars.begin(), rvars.end(), [&](const LoopVar &r) { return expr_uses_var(arg, r.name); });
+        o.separable &= loop_vars <= 1;
+    }
+    for (const std::string &v : acc_args) o.uses_acc_arg.push_back(call_uses_var(c, v));
     for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
         o.reused = !call_uses_var(c, acc_args[mapping[d]]);
     }

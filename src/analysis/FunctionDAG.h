@@ -56,6 +56,13 @@ struct ContractionOperand {
     bool unit_stride_reduction = false;
     // The argument that is the (single) reduction variable plus terms free of it; -1: none.
     int reduction_arg = -1;
+    // Every argument moves with at most one of the contraction's loop variables (acc's pure
+    // variables, and the reduction variables taken together): a tile of the loops reads a box of it no bigger
+    // than the tile. A flattened buffer, x(k + K * m), is not: a tile of 8 rows and 32 steps
+    // reads 7 * K + 32 elements (what a GPU kernel cannot stage in shared memory).
+    bool separable = true;
+    // Which of acc's arguments it moves with (indexed like acc's arguments).
+    std::vector<bool> uses_acc_arg;
 };
 
 // A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);
