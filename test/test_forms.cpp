@@ -742,21 +742,31 @@ TEST_CASE("two contractions share a transposed activation: one reduction-major c
 
 namespace {
 
-// Every shared-memory allocation of a lowered CUDA pipeline, in bytes (-1: not a constant).
+// Every shared-memory allocation of a lowered CUDA pipeline: its largest size in bytes (-1: no
+// constant bound). A size known at run time (a reduction extent that is not a constant: the tile
+// is min(k_tile, K) there) is bounded through the lets that define it.
 class SharedAllocations : public IRVisitor {
 public:
     std::vector<std::pair<std::string, int64_t>> found;
     using IRVisitor::visit;
+    void visit(const LetStmt *op) override {
+        lets[op->name] = op->value;
+        IRVisitor::visit(op);
+    }
     void visit(const Allocate *op) override {
         if (op->memory_type == MemoryType::GPUShared) {
             Expr bytes = make_const(Int(64), op->type.bytes());
             for (const Expr &e : op->extents) bytes = bytes * cast<int64_t>(e);
+            for (int i = 0; i < 8; i++) bytes = substitute(lets, bytes);
             const Expr bound = find_constant_bound(simplify(bytes), Direction::Upper);
             const int64_t *b = as_const_int(bound);
             found.emplace_back(op->name, b ? *b : -1);
         }
         IRVisitor::visit(op);
     }
+
+private:
+    std::map<std::string, Expr> lets;
 };
 
 }  // namespace

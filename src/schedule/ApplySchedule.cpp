@@ -366,14 +366,24 @@ private:
         return g;
     }
 
-    void apply_leaves(const KernelChoice &kc, const Dispatch &leaves, FuncRef &host, StageRef &host_base,
-                      StageRef &init_base, Updates &update_base, const ContractionLoopNames &nm, const std::string &task) {
-        const MatmulPattern &p = kc.pattern;
-        const bool dispatching = leaves.leaves.size() > 1;
+    // The leaves that share a kernel run under one specialization, the disjunction of their boxes
+    // (the boxes partition the shapes, so their order does not matter). Each specialization
+    // compiles its kernel's code again, and a noisy tuning can alternate two kernels along T: a
+    // dispatch of 14 leaves over 8 kernels kept LLVM busy for over 8 minutes on one library
+    // (scripts/main.sh on a clean clone). The group holding the last leaf (every other shape)
+    // runs unconditionally, last.
+    struct LeafGroup {
+        MicroKernel kernel;
+        std::vector<Condition> boxes;  // one per leaf; none for the fallback group's last leaf
+        bool fallback = false;
+        std::vector<int64_t> lo;       // the smallest extents any of its leaves reaches
+        std::string covers, note;
+    };
+
+    std::vector<LeafGroup> group_leaves(const Dispatch &leaves) {
+        std::vector<LeafGroup> groups;
         for (size_t li = 0; li < leaves.leaves.size(); li++) {
             const DispatchLeaf &leaf = leaves.leaves[li];
-            StageRef hs = host_base, is = init_base;
-            Updates us = update_base;
             std::vector<Condition> box;
             for (size_t d = 0; d < leaf.lo.size(); d++) {
                 // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
@@ -382,22 +392,49 @@ private:
                 if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.at_most(host_extents_.at(od), leaf.hi[d]));
             }
             const bool last = li + 1 == leaves.leaves.size() || box.empty();
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const LeafGroup &x) { return x.kernel == leaf.kernel; });
+            if (g == groups.end()) {
+                groups.push_back({leaf.kernel, {}, false, leaf.lo, "", ""});
+                g = groups.end() - 1;
+            }
+            for (size_t d = 0; d < g->lo.size() && d < leaf.lo.size(); d++) g->lo[d] = std::min(g->lo[d], leaf.lo[d]);
+            g->covers += (g->covers.empty() ? "" : ", ") + leaf.covers;
+            if (!leaf.note.empty()) g->note += (g->note.empty() ? "" : "; ") + leaf.note;
+            if (last) {
+                g->fallback = true;
+                break;
+            }
+            g->boxes.push_back(w_.all_of(box));
+        }
+        std::stable_partition(groups.begin(), groups.end(), [](const LeafGroup &g) { return !g.fallback; });
+        return groups;
+    }
+
+    void apply_leaves(const KernelChoice &kc, const Dispatch &leaves, FuncRef &host, StageRef &host_base,
+                      StageRef &init_base, Updates &update_base, const ContractionLoopNames &nm, const std::string &task) {
+        const MatmulPattern &p = kc.pattern;
+        const bool dispatching = leaves.leaves.size() > 1;
+        const std::vector<LeafGroup> groups = group_leaves(leaves);
+        for (size_t gi = 0; gi < groups.size(); gi++) {
+            const LeafGroup &g = groups[gi];
+            StageRef hs = host_base, is = init_base;
+            Updates us = update_base;
+            const bool last = gi + 1 == groups.size();
             if (dispatching) {
-                w_.comment("Leaf " + std::to_string(li) + (last ? " (every other shape)" : "") + ": " +
-                           leaf.kernel.to_string() + " for " + leaf.covers + (leaf.note.empty() ? "" : "; ") + leaf.note);
+                w_.comment("Leaf " + std::to_string(gi) + (last ? " (every other shape)" : "") + ": " +
+                           g.kernel.to_string() + " for " + g.covers + (g.note.empty() ? "" : "; ") + g.note);
             }
             if (!last) {
-                Condition c = w_.all_of(box);
+                Condition c = w_.any_of(g.boxes);
                 hs = w_.specialize(host_base, c);
                 is = w_.specialize(init_base, c);
                 us = specialize_all(update_base, c);
             }
-            std::vector<int64_t> at_least = leaf.lo;
+            std::vector<int64_t> at_least = g.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
-            apply_kernel(leaf.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            apply_kernel(g.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
             notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
-                             leaf.kernel.to_string() + (dispatching ? " for " + leaf.covers : std::string()) + ".");
-            if (last) break;
+                             g.kernel.to_string() + (dispatching ? " for " + g.covers : std::string()) + ".");
         }
     }
 

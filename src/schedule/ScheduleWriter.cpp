@@ -227,6 +227,17 @@ Condition ScheduleWriter::all_of(const std::vector<Condition> &cs) {
     return r;
 }
 
+Condition ScheduleWriter::any_of(const std::vector<Condition> &cs) {
+    if (cs.size() == 1) return cs[0];
+    Condition r = cs.at(0);
+    r.text = "(" + r.text + ")";
+    for (size_t i = 1; i < cs.size(); i++) {
+        r.expr = r.expr || cs[i].expr;
+        r.text = r.text + " || (" + cs[i].text + ")";
+    }
+    return r;
+}
+
 void ScheduleWriter::compute_root(const FuncRef &f) {
     Func(f.func).compute_root();
     emit(f.ident + ".compute_root();");

@@ -49,6 +49,8 @@ public:
     StageRef specialize(const StageRef &s, const Condition &c);
 
     Condition all_of(const std::vector<Condition> &cs);
+    // The disjunction; each term parenthesized in the printed text.
+    Condition any_of(const std::vector<Condition> &cs);
     // An output Func's extent along `dim` at run time.
     SizeExpr output_extent(const FuncRef &output, int dim);
     // A size known before the pipeline runs (analysis/SymbolicRegion.h: is_run_time_size), spelled

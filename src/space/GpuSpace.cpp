@@ -19,8 +19,11 @@ std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
 }  // namespace
 
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
-    if (!(p.reduction.size() == 1 && !p.several_updates() && p.reduction_extent &&
-          *p.reduction_extent % lim.warp_size == 0 && p.operands.size() >= 2)) {
+    // A reduction extent known only at run time gets the unstaged kernels: staged under
+    // specialize(extent == estimate) was tried, but in the general case Halide sizes the shared
+    // tiles at run time by a pass over the grid, with bounds we could not check.
+    const std::optional<int64_t> k = p.reduction_extent;
+    if (!(p.reduction.size() == 1 && !p.several_updates() && k && *k % lim.warp_size == 0 && p.operands.size() >= 2)) {
         return false;
     }
     // The staged tiles hold k_tile x (the tile's columns) of one operand and k_tile x (its rows) of
