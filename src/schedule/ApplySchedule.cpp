@@ -3,6 +3,7 @@
 #include "schedule/ApplyGroups.h"
 #include "schedule/CpuTiling.h"
 #include "schedule/GpuTiling.h"
+#include "space/GpuSpace.h"
 #include "schedule/OperandStaging.h"
 #include "schedule/TaskGrain.h"
 
@@ -319,7 +320,9 @@ private:
                 std::vector<StagedOperand> ops;
                 const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
                 OperandCallers callers(w_, lookup, acc);
-                for (const ContractionOperand &o : p.operands) ops.push_back({ref(o.func), o.vector_arg, callers.of(o)});
+                for (const ContractionOperand &o : p.operands) {
+                    if (gpu_operand_stageable(p, o)) ops.push_back({ref(o.func), o.vector_arg, callers.of(o)});
+                }
                 stage_gpu_operands(w_, ops, acc, first.cuda, nm);
             }
         }

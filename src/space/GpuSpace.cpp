@@ -18,27 +18,21 @@ std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
 
 }  // namespace
 
+bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o) {
+    const std::vector<int> dims = p.kernel_dims();
+    if (dims.size() < 2 || p.acc_arg_of_host_dim.size() <= (size_t)dims[1]) return false;
+    const int cols = p.acc_arg_of_host_dim[0], rows = p.acc_arg_of_host_dim[dims[1]];
+    const auto uses = [&](int a) { return a < (int)o.uses_acc_arg.size() && o.uses_acc_arg[a]; };
+    return o.separable && !(uses(cols) && uses(rows));
+}
+
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
-    // A reduction extent known only at run time gets the unstaged kernels: staged under
-    // specialize(extent == estimate) was tried, but in the general case Halide sizes the shared
-    // tiles at run time by a pass over the grid, with bounds we could not check.
     const std::optional<int64_t> k = p.reduction_extent;
     if (!(p.reduction.size() == 1 && !p.several_updates() && k && *k % lim.warp_size == 0 && p.operands.size() >= 2)) {
         return false;
     }
-    // The staged tiles hold k_tile x (the tile's columns) of one operand and k_tile x (its rows) of
-    // the other (staged_shared_bytes). An operand that is not separable (a flattened buffer,
-    // x(k + K * m)) or that moves with both the columns and the rows (a batch stored innermost,
-    // q(b, i, d) with vectors along b) would need a tile of K or of rows times more: past the
-    // block's shared memory, and the launch fails (CUDA_ERROR_INVALID_VALUE: dense/flat_1d on an
-    // H200). Those get the unstaged kernels.
-    const std::vector<int> dims = p.kernel_dims();
-    if (dims.size() < 2 || p.acc_arg_of_host_dim.size() <= (size_t)dims[1]) return false;
-    const int cols = p.acc_arg_of_host_dim[0], rows = p.acc_arg_of_host_dim[dims[1]];
-    return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-        const auto uses = [&](int a) { return a < (int)o.uses_acc_arg.size() && o.uses_acc_arg[a]; };
-        return o.separable && !(uses(cols) && uses(rows));
-    });
+    return std::any_of(p.operands.begin(), p.operands.end(),
+                       [&](const ContractionOperand &o) { return gpu_operand_stageable(p, o); });
 }
 
 int staged_registers(const GpuKernel &k, int warp) {

@@ -18,8 +18,16 @@
 namespace diet {
 
 // Staging needs a single reduction variable of constant extent that k_tile divides (no guard in
-// the reduction loop) and k_tile a multiple of the warp (every operand copy is whole warps).
+// the reduction loop), k_tile a multiple of the warp (every operand copy is whole warps), and at
+// least one operand whose tile fits (gpu_operand_stageable).
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim);
+
+// An operand staged through shared memory takes k_tile x (the tile's columns) or k_tile x (its
+// rows): it must be separable (each argument moves with one loop variable) and move with the
+// columns or the rows, not both. The others are read in place by the staged kernel: a flattened
+// buffer x(k + K * m) would need a tile of K times the rows (its launch failed with
+// CUDA_ERROR_INVALID_VALUE on an H200), a batch stored innermost q(b, i, d) one of rows times more.
+bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o);
 
 // Registers per lane the kernel is planned for: accumulators, the copy's loads in flight, one
 // operand row and column, and a fixed allowance for addresses and loop counters.
