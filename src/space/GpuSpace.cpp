@@ -27,6 +27,9 @@ bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o) 
 }
 
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
+    // A reduction extent known only at run time gets the unstaged kernels: staged under
+    // specialize(extent == estimate) was tried, but the tiles exist in the general case too, where
+    // Halide 14 sizes them at run time with loose bounds (about 1 MB for w's tile at K = 768).
     const std::optional<int64_t> k = p.reduction_extent;
     if (!(p.reduction.size() == 1 && !p.several_updates() && k && *k % lim.warp_size == 0 && p.operands.size() >= 2)) {
         return false;
