@@ -908,7 +908,12 @@ int main(int argc, char **argv) {
     load_plugin(cfg.adams_plugin);
     load_plugin(cfg.mullapudi_plugin);
     const std::string machine = describe_machine(cfg);
-    std::printf("anchors_bench on %s\nOpenBLAS %s; oneDNN %d.%d.%d\n", machine.c_str(), openblas_get_config(),
+    // The kernels OpenBLAS runs (its config string names the build's baseline, not them), and
+    // whether the environment chose them (scripts/openblas_env.sh).
+    const char *coretype = std::getenv("OPENBLAS_CORETYPE");
+    const std::string openblas = std::string(openblas_get_config()) + ", kernels " + openblas_get_corename() +
+                                 (coretype ? std::string(" (OPENBLAS_CORETYPE=") + coretype + ")" : " (its own choice)");
+    std::printf("anchors_bench on %s\nOpenBLAS %s; oneDNN %d.%d.%d\n", machine.c_str(), openblas.c_str(),
                 dnnl_version()->major, dnnl_version()->minor, dnnl_version()->patch);
     {
         diet::CudaDriver cuda;
@@ -929,7 +934,7 @@ int main(int argc, char **argv) {
     const std::time_t now = std::time(nullptr);
     std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     std::string summary = "# Diet against the anchors (CPU)\n\n- machine: " + machine + "\n- libraries: " +
-                          openblas_get_config() + "; oneDNN " + std::to_string(dnnl_version()->major) + "." +
+                          openblas + "; oneDNN " + std::to_string(dnnl_version()->major) + "." +
                           std::to_string(dnnl_version()->minor) + "." + std::to_string(dnnl_version()->patch) +
                           "; Halide 14 (Debian), its Adams2019 and Mullapudi2016 plugins\n- command: `" + command +
                           "`\n- started: " + when + "\n\n";

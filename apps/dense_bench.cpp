@@ -329,9 +329,10 @@ int main(int argc, char **argv) {
     std::printf("OpenBLAS: %s\n", openblas_get_config());
     std::printf("OpenBLAS kernels: %s", openblas_get_corename());
     if (std::getenv("OPENBLAS_CORETYPE")) {
-        // The environment overrides OpenBLAS's CPU detection: say so, since it
-        // can make a much weaker baseline (e.g. AVX2 kernels on an AVX-512 CPU).
-        std::printf(" (forced by OPENBLAS_CORETYPE=%s in the environment; `env -u OPENBLAS_CORETYPE` lets "
+        // The environment overrides OpenBLAS's CPU detection (scripts/openblas_env.sh sets it to
+        // the strongest kernels the CPU's flags allow: OpenBLAS 0.3.21 gives CPUs it does not know
+        // its Prescott kernels): say so.
+        std::printf(" (set by OPENBLAS_CORETYPE=%s in the environment; `env -u OPENBLAS_CORETYPE` lets "
                     "OpenBLAS choose)",
                     std::getenv("OPENBLAS_CORETYPE"));
     } else {

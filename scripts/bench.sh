@@ -14,7 +14,7 @@ bash scripts/setup.sh >/dev/null
 out=${DIET_BENCH_OUT:-apps/results/cpu}
 workloads=all
 if (($#)); then workloads=$(IFS=,; echo "$*"); fi
-unset OPENBLAS_CORETYPE  # let OpenBLAS pick its best kernels for this CPU
+source scripts/openblas_env.sh  # OpenBLAS's strongest kernels for this CPU
 # shellcheck disable=SC2086
 build/apps/anchors_bench --workloads "$workloads" --out-dir "$out" ${DIET_BENCH_ARGS:-} \
     2> >(grep -v -E '^(Pass [0-9]|Best cost|Cache \(block\)|generate_schedule|Dropout seed|Warning: Outer dim)' >&2)

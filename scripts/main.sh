@@ -30,9 +30,9 @@ if [ $build_rc -ne 0 ] || ! grep -q "Micro-kernels" build/apps/dense_diet.schedu
     tail -40 build/main_tuned_build.log
     exit 1
 fi
-# OpenBLAS is the baseline: let it pick its best kernels for this CPU (an inherited
-# OPENBLAS_CORETYPE would pin, e.g., its AVX2 kernels on an AVX-512 machine).
-unset OPENBLAS_CORETYPE
+# OpenBLAS is the baseline: its strongest kernels for this CPU (scripts/openblas_env.sh says why
+# OpenBLAS's own choice is not trusted).
+source scripts/openblas_env.sh
 build/apps/dense_bench "$@"
 # The anchors' table for this layer (issue 6; scripts/bench.sh runs every workload at every T):
 # Diet joint against oneDNN, OpenBLAS and Halide's Adams2019 / Mullapudi2016 applied at T=128, every
