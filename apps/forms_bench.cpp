@@ -19,6 +19,7 @@
 // relative error ≤ 1e-4 of the largest magnitude; integers: exact).
 #include "Halide.h"
 #include "bench_common.h"
+#include <cblas.h>
 #include "contraction_forms.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
@@ -265,8 +266,11 @@ int main(int argc, char **argv) {
     cfg.check_ts.clear();
     for (std::stringstream ss(check_ts); std::getline(ss, item, ',');) cfg.check_ts.push_back(std::stoi(item));
     std::system(("mkdir -p '" + cfg.out_dir + "/logs'").c_str());
+    // OpenBLAS's kernels are named: OpenBLAS 0.3.21 runs its Prescott kernels on CPUs it does not
+    // know (scripts/openblas_env.sh pins the strongest ones the CPU allows).
     const std::string machine = bench::cpu_description() + ", " + std::to_string(cfg.threads) + " threads, Halide target " +
-                                cfg.target.to_string();
+                                cfg.target.to_string() + ", OpenBLAS kernels " + openblas_get_corename() +
+                                (std::getenv("OPENBLAS_CORETYPE") ? " (OPENBLAS_CORETYPE)" : " (its own choice)");
     std::cerr << "forms_bench on " << machine << "\n";
 
     for (const std::string &family : cfg.families) {
