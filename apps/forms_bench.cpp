@@ -19,13 +19,13 @@
 // relative error ≤ 1e-4 of the largest magnitude; integers: exact).
 #include "Halide.h"
 #include "bench_common.h"
-#include <cblas.h>
 #include "contraction_forms.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "space/HostCpu.h"
 
 #include <CLI/CLI.hpp>
+#include <cblas.h>
 
 #include <cmath>
 #include <fstream>

@@ -37,10 +37,6 @@ namespace {
 
 void print_halide_error(void *, const char *msg) { std::fprintf(stderr, "Halide error: %s\n", msg); }
 
-}  // namespace
-
-namespace {
-
 size_t elements(const std::vector<int> &e) {
     size_t n = 1;
     for (int x : e) n *= (size_t)x;

@@ -79,9 +79,7 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
         o.separable &= loop_vars <= 1;
     }
     for (const std::string &v : acc_args) o.uses_acc_arg.push_back(call_uses_var(c, v));
-    for (int d = 0; d < (int)mapping.size() && !o.reused; d++) {
-        o.reused = !call_uses_var(c, acc_args[mapping[d]]);
-    }
+    for (int d = 0; d < (int)mapping.size() && !o.reused; d++) o.reused = !o.uses_acc_arg[mapping[d]];
     return o;
 }
 
