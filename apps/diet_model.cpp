@@ -255,6 +255,9 @@ int main(int argc, char **argv) {
     ep->add_option("--json", json_out, "also write the figures as JSON here");
     ep->add_option("--folds", folds, "cross-validation folds");
     ep->add_option("--seed", seed, "fold assignment seed");
+    ep->add_option("--depth", g_depth, "tree depth (experiments; default: the shipped model's)");
+    ep->add_option("--rounds", g_rounds, "boosting rounds (experiments)");
+    ep->add_option("--eta", g_eta, "learning rate (experiments)");
     auto *tr = app.add_subcommand("train", "fit the model on every record and save it");
     tr->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
     tr->add_option("--out", model_out, "model file to write (.json)")->required();

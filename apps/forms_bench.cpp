@@ -217,7 +217,7 @@ std::vector<std::string> forms_of(const std::string &family) {
     if (family == "bmm") {
         return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",
                 "bmm_nn/canonical", "bmm_nn/inline_sum", "bmm_nn/update_on_output", "bmm_nt/batch_innermost",
-                "bmm_nn/batch_innermost"};
+                "bmm_nn/batch_innermost", "bmm_nt/lhs_transposed", "bmm_nn/lhs_transposed"};
     }
     if (family == "mlp") return {"mlp/canonical", "mlp/inline_sum", "mlp/relu_in_operand", "mlp/update_read"};
     if (family == "attn") return {"attn/canonical", "attn/inline_sum"};

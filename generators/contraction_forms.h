@@ -8,6 +8,8 @@
 //   bmm_*/batch_innermost  the same in numpy's index order, o(b, i, d) = sum_j p(b, i, j) * v(b, j, d):
 //                the batch innermost in every buffer (not in form_names(): the model's dataset and
 //                the GPU bundle were collected without it; forms_bench and test_forms name it)
+//   bmm_*/lhs_transposed  the left operand stored with its rows innermost, q(i, d, b) or p(i, j, b)
+//                (a transposed query or probability matrix; not in form_names() either)
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
 //   conv/3x3_zero_padded  the same "same"-sized over a zero-padded input, bias 0.25, ReLU, wt(rx, ry, ci, co)
 //   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
@@ -200,13 +202,14 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
     Var j("j"), i("i"), bh("b");
     // numpy's index order written as is (q[b, i, d] -> q(b, i, d)): every dimension order reversed,
     // the batch innermost in every buffer.
-    const bool reversed = how == "batch_innermost";
-    RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(reversed ? 2 : 0).extent(), "r");
-    Expr prod = reversed ? (nt ? a(bh, i, r) * b(bh, j, r) : a(bh, i, r) * b(bh, r, j))
-                         : (nt ? a(r, i, bh) * b(r, j, bh) : a(r, i, bh) * b(j, r, bh));
+    const bool reversed = how == "batch_innermost", lhs_transposed = how == "lhs_transposed";
+    RDom r = nt ? RDom(0, D, "d") : RDom(0, a.dim(reversed ? 2 : lhs_transposed ? 1 : 0).extent(), "r");
+    Expr lhs = reversed ? a(bh, i, r) : lhs_transposed ? a(i, r, bh) : a(r, i, bh);
+    Expr prod = reversed ? (nt ? lhs * b(bh, j, r) : lhs * b(bh, r, j)) : (nt ? lhs * b(r, j, bh) : lhs * b(j, r, bh));
     Func out(nt ? "scores" : "context");
-    if (reversed) {
-        out(bh, i, j) = sum(prod);
+    if (reversed || lhs_transposed) {
+        if (reversed) out(bh, i, j) = sum(prod);
+        else out(j, i, bh) = sum(prod);
     } else if (how == "canonical") {
         Func acc("acc");
         acc(j, i, bh) = 0.f;
@@ -221,7 +224,10 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
         throw std::invalid_argument(std::string("contraction_forms: no bmm form " + how));
     }
     f.inputs = {a, b};
-    if (nt) {
+    if (nt && lhs_transposed) {
+        f.in_sizes = {[=](int t) { return std::vector<int>{t, D, B}; }, [=](int t) { return std::vector<int>{D, t, B}; }};
+        f.out_sizes = [=](int t) { return std::vector<int>{t, t, B}; };
+    } else if (nt) {
         f.in_sizes = {[=](int t) { return std::vector<int>{D, t, B}; }, [=](int t) { return std::vector<int>{D, t, B}; }};
         f.out_sizes = [=](int t) { return std::vector<int>{t, t, B}; };
     } else {

@@ -208,7 +208,7 @@ std::string schedule_and_check_loops(Func out, Pipeline &dp, const diet::Functio
 std::string check_form(const std::string &label, const std::string &expected_host,
                        const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100},
                        const contraction_forms::Sizes &sizes = {}, const diet::Options &opts = {},
-                       bool dot_leaves = false) {
+                       bool dot_leaves = false, std::string *lowered_text = nullptr) {
     INFO("form " << label);
     // The reference is JIT-compiled unscheduled: Halide 14 refuses symbolic estimates there.
     Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
@@ -236,6 +236,11 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     Pipeline dp(diet_form.out), rp(ref_form.out);
     dp.add_custom_lowering_pass(new RecordStmt(&lowered));
     dp.compile_jit(target);
+    if (lowered_text) {
+        std::ostringstream text;
+        text << lowered;
+        *lowered_text = text.str();
+    }
     ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
     lowered.accept(&check);
     INFO("update loops:" << check.update_loops);
@@ -439,9 +444,16 @@ TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic
         CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));  // large T: column kernels
     }
     check_form("bmm_nt/canonical", "scores", {1, 2, 3, 7, 33, 64, 70}, sizes, opts, true);
-    // TT: the activations a(m, k) are stored across the reduction; their once-per-call
-    // reduction-major copy (a global wrapper) is read by the dot leaves' rfactor intermediates too.
-    check_form("layout/TT", "y", {1, 2, 3, 5, 16, 37, 64, 100}, sizes, opts, true);
+    // TT: the activations a(m, k) are stored across the reduction; over K = 320 steps (more than
+    // a tile's lines of them keep in L1) they are copied reduction-major once per call (a global
+    // wrapper), which the dot leaves' rfactor intermediates read too. The copy runs in three
+    // specializations: rows shorter than a vector (T <= 3: 4T rows), serial while small, and in
+    // parallel lanes x lanes blocks; T covers each.
+    contraction_forms::Sizes long_k = sizes;
+    long_k.K = 320;
+    std::string tt_stmt;
+    check_form("layout/TT", "y", {1, 2, 3, 5, 16, 37, 64, 100}, long_k, opts, true, &tt_stmt);
+    CHECK_THAT(tt_stmt, Catch::Contains("_global_wrapper"));
 }
 
 TEST_CASE("operand layouts NN, NT, TN, TT", "[forms]") {
@@ -460,6 +472,8 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
     // dimension (the vectors run along the batch: apps/RESULTS.md, the tries to move them).
     check_form("bmm_nt/batch_innermost", "scores", {1, 2, 7, 33, 64, 70});
     check_form("bmm_nn/batch_innermost", "context", {1, 2, 7, 33, 64, 70});
+    check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
+    check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});
 }
 
 TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", "[forms]") {
@@ -699,13 +713,13 @@ struct SharedTransposedInput {
     Func q{"q"}, v{"v"};
     explicit SharedTransposedInput(bool for_diet) {
         Var n("n"), m("m");
-        RDom k(0, 64, "k");
+        RDom k(0, 320, "k");  // long enough to be copied (space/MicroKernel.h copied_reduction_major)
         q(n, m) = sum(x(m, k) * wq(k, n));
         v(n, m) = sum(x(m, k) * wv(k, n));
         if (!for_diet) return;
-        x.set_estimates({{0, 4 * T}, {0, 64}});
-        wq.set_estimates({{0, 64}, {0, 96}});
-        wv.set_estimates({{0, 64}, {0, 96}});
+        x.set_estimates({{0, 4 * T}, {0, 320}});
+        wq.set_estimates({{0, 320}, {0, 96}});
+        wv.set_estimates({{0, 320}, {0, 96}});
         q.set_estimates({{0, 96}, {0, 4 * T}});
         v.set_estimates({{0, 96}, {0, 4 * T}});
     }
@@ -728,8 +742,8 @@ TEST_CASE("two contractions share a transposed activation: one reduction-major c
     dp.compile_jit(target);  // the copy was scheduled twice before (a Halide error: a var split twice)
     for (int t : {1, 3, 64, 80}) {
         INFO("T = " << t);
-        Buffer<> xb = input_of(Float(32), {4 * t, 64}, 3), wqb = input_of(Float(32), {64, 96}, 4),
-                 wvb = input_of(Float(32), {64, 96}, 5);
+        Buffer<> xb = input_of(Float(32), {4 * t, 320}, 3), wqb = input_of(Float(32), {320, 96}, 4),
+                 wvb = input_of(Float(32), {320, 96}, 5);
         d.x.set(xb), ref.x.set(xb), d.wq.set(wqb), ref.wq.set(wqb), d.wv.set(wvb), ref.wv.set(wvb);
         d.T.set(t), ref.T.set(t);
         Buffer<float> dq(96, 4 * t), dv(96, 4 * t), rq(96, 4 * t), rv(96, 4 * t);
@@ -782,6 +796,8 @@ TEST_CASE("every form scheduled for CUDA keeps its shared-memory tiles within th
     std::vector<std::string> names = contraction_forms::form_names();
     names.push_back("bmm_nt/batch_innermost");
     names.push_back("bmm_nn/batch_innermost");
+    names.push_back("bmm_nt/lhs_transposed");
+    names.push_back("bmm_nn/lhs_transposed");
     int staged = 0;
     for (const std::string &name : names) {
         INFO("form " << name);

@@ -135,6 +135,10 @@ struct MatmulPattern {
     // The reduction points of all updates (per update the product of its extents, summed) when all
     // are constant: what a panel holds.
     std::optional<int64_t> total_reduction_extent;
+    // The most reduction points at any shape of the family, for a reduction whose extent varies
+    // with the shape (over T in attention's context): set by the plugin from the shape family
+    // (space/MicroKernel.h family_reduction_max), unset when not known.
+    std::optional<int64_t> family_reduction_max;
     // Two reduction variables fused into one (`reduction` then holds the fused one, `<r0>_fused`):
     // every operand reads them as one contiguous run (x(r.x + 8 * r.y, m):
     // analysis/ContractionOperands.h reduction_fuses), so the kernels of a single reduction of the

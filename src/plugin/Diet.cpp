@@ -136,7 +136,8 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
               << " training shape(s)\n";
 
     std::vector<KernelChoice> kernels;
-    for (const MatmulPattern &p : dag.matmuls()) {
+    for (MatmulPattern p : dag.matmuls()) {
+        p.family_reduction_max = family_reduction_max(p, family, training);
         std::cerr << "[diet] " << p.acc << ": " << p.description << "\n";
         MatmulExtents ext = matmul_extents(p, family, training);
         std::vector<MicroKernel> space =

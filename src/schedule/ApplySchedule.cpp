@@ -1,4 +1,5 @@
 #include "schedule/ApplySchedule.h"
+#include "analysis/SymbolicRegion.h"
 #include "common/Errors.h"
 #include "schedule/ApplyGroups.h"
 #include "schedule/CpuTiling.h"
@@ -67,6 +68,18 @@ private:
     // Operands already copied reduction-major by an earlier contraction (one global wrapper per
     // Func: a transposed activation read by the Q and V projections is copied once).
     std::set<std::string> reduction_major_copies_;
+
+    // A Func's extents at run time (analysis/SymbolicRegion.h), as the schedule spells them; empty
+    // when one is not known before the pipeline runs.
+    std::vector<SizeExpr> run_time_extents_of(const std::string &func, const FuncRefLookup &lookup) {
+        const auto output_ident = [&](const std::string &buffer) { return output_buffer_ident(dag_, lookup, buffer); };
+        std::vector<SizeExpr> out;
+        for (const Expr &e : run_time_extents(dag_, func)) {
+            if (!is_run_time_size(e)) return {};
+            out.push_back(w_.run_time_size(e, output_ident));
+        }
+        return out;
+    }
 
     FuncRef &ref(const std::string &name) {
         auto it = refs_.find(name);
@@ -307,7 +320,8 @@ private:
             const bool column_leaf = fixed_k || std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                                             [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
             const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
-            copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width, reduction_major_copies_);
+            copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width, reduction_major_copies_,
+                                    [&](const std::string &func) { return run_time_extents_of(func, lookup); });
             if (column_leaf) {
                 stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
                                    first.cpu.k_pack);

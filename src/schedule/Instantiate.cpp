@@ -52,6 +52,8 @@ Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, c
         for (const MatmulPattern &p : dag.matmuls()) {
             if (p.acc == k.pattern.acc) {
                 kernels.push_back({p, k.kernel, k.only_for_extents});
+                // What the plugin learnt from the family (the copy's estimates are one shape's).
+                kernels.back().pattern.family_reduction_max = k.pattern.family_reduction_max;
                 found = true;
             }
         }

@@ -2,6 +2,7 @@
 #include "space/MicroKernel.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace diet {
@@ -15,17 +16,13 @@ namespace {
 // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
 // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
 // dense loads and shuffles rather than one scalar load per element.
-// `parallel_outer`: a copy computed at root (not inside a parallel task) runs its outer blocks
-// on the thread pool.
-void transpose_in_blocks(ScheduleWriter &w, FuncRef &s, const std::string &src_inner, const std::string &dst_inner, int lanes,
-                         bool parallel_outer = false) {
-    StageRef st = w.stage(s, 0, StageNode{});
+void transpose_in_blocks(ScheduleWriter &w, StageRef &st, const std::string &src_inner, const std::string &dst_inner,
+                         int lanes) {
     w.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
     w.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
     w.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
     w.vectorize(st, src_inner + "_i");
     w.vectorize(st, dst_inner + "_i");
-    if (parallel_outer) w.parallel(st, dst_inner + "_o");
 }
 
 // The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
@@ -52,13 +49,33 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
         if (o.reduction_arg > 0) w.reorder_storage(s, order);
         if (lanes <= 1) continue;
         if (o.reduction_arg > 0) {
-            transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes);
+            StageRef st = w.stage(s, 0, StageNode{});
+            transpose_in_blocks(w, st, args[0].name(), args[o.reduction_arg].name(), lanes);
         } else {
             StageRef st = w.stage(s, 0, StageNode{});
             w.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes, TailStrategy::GuardWithIf);
             w.vectorize(st, args[0].name() + "_vi");
         }
     }
+}
+
+// A copy of at most this many elements runs serially: the thread pool's wake-up and join cost
+// more than copying them (the stage rules' kSerialPoints, ApplyGroups.cpp, for the same reason).
+constexpr int64_t kSerialCopyElements = 1 << 15;
+
+// `st`'s loops `outer` (innermost first, adjacent, the stage's outermost) fused into one loop
+// run on the thread pool, except at run time when the copy has at most kSerialCopyElements
+// elements (a specialization taken before the parallel directive: the same loops, serial).
+void parallel_unless_small_copy(ScheduleWriter &w, StageRef &st, const std::vector<std::string> &outer,
+                                const std::optional<SizeExpr> &elements) {
+    std::string par = outer.at(0);
+    for (size_t i = 1; i < outer.size(); i++) {
+        const std::string fused = par + "_f" + std::to_string(i);
+        w.fuse(st, par, outer[i], fused);
+        par = fused;
+    }
+    if (elements) w.specialize(st, w.at_most(*elements, kSerialCopyElements));
+    w.parallel(st, par);
 }
 
 }  // namespace
@@ -69,19 +86,49 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 // it as vectors. It is copied once per call into reduction-major storage (the layout the kernel
 // streams in the canonical form), as BLAS packs A: M x K moves against M x N x K multiply-adds.
 // The wrapper is global (`a.in()`): the dot-product leaves' rfactor intermediates read it too.
+//
+// The copy's cost must stay below the kernel's at every shape (a batched product at T = 1 does
+// 64 multiply-adds per head): one parallel loop over all its blocks and batch dimensions (not one
+// per batch slice), serial when small, and, where the source rows are shorter than a vector,
+// vectors along the destination only (lanes x lanes blocks would be mostly predicated lanes,
+// which Halide 14 scalarizes).
 void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes,
-                             std::set<std::string> &copied) {
+                             std::set<std::string> &copied, const OperandExtents &extents_of) {
     for (const ContractionOperand &o : p.operands) {
         if (!copied_reduction_major(p, o) || !copied.insert(o.func).second) continue;
         FuncRef s = w.wrapper(ref(o.func));
         w.compute_root(s);
         const std::vector<Var> args = s.func.args();
-        std::vector<std::string> order = {args[o.reduction_arg].name()};
+        const std::string src = args[0].name(), dst = args[o.reduction_arg].name();
+        std::vector<std::string> order = {dst}, others;
         for (int a = 0; a < (int)args.size(); a++) {
             if (a != o.reduction_arg) order.push_back(args[a].name());
+            if (a != o.reduction_arg && a != 0) others.push_back(args[a].name());
         }
         w.reorder_storage(s, order);
-        if (lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.reduction_arg].name(), lanes, true);
+        const std::vector<SizeExpr> extents = extents_of(o.func);
+        std::optional<SizeExpr> elements;
+        if (extents.size() == args.size()) {
+            elements = size_constant(1);
+            for (const SizeExpr &e : extents) elements = *elements * e;
+        }
+        StageRef st = w.stage(s, 0, StageNode{});
+        std::vector<std::string> outer = {dst + "_o"};
+        outer.insert(outer.end(), others.begin(), others.end());
+        if (lanes > 1 && elements) {
+            StageRef narrow = w.specialize(st, w.at_most(extents[0], lanes - 1));
+            w.split(narrow, dst, dst + "_o", dst + "_i", lanes, TailStrategy::GuardWithIf);
+            w.reorder(narrow, {dst + "_i", src, dst + "_o"});
+            w.vectorize(narrow, dst + "_i");
+            parallel_unless_small_copy(w, narrow, outer, elements);
+        }
+        if (lanes > 1) {
+            transpose_in_blocks(w, st, src, dst, lanes);
+        } else {
+            w.split(st, dst, dst + "_o", dst + "_i", 1, TailStrategy::GuardWithIf);
+            w.reorder(st, {src, dst + "_i", dst + "_o"});
+        }
+        parallel_unless_small_copy(w, st, outer, elements);
     }
 }
 
@@ -140,7 +187,10 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
             if (a != o.vector_arg) order.push_back(args[a].name());
         }
         w.reorder_storage(s, order);
-        if (o.vector_arg > 0 && lanes > 1) transpose_in_blocks(w, s, args[0].name(), args[o.vector_arg].name(), lanes);
+        if (o.vector_arg > 0 && lanes > 1) {
+            StageRef st = w.stage(s, 0, StageNode{});
+            transpose_in_blocks(w, st, args[0].name(), args[o.vector_arg].name(), lanes);
+        }
     }
 }
 

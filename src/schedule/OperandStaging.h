@@ -9,9 +9,11 @@
 #include "schedule/ApplyGroups.h"
 #include "schedule/ScheduleWriter.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace diet {
 
@@ -36,8 +38,11 @@ private:
 // The once-per-call reduction-major copy of each broadcast operand stored across the reduction
 // (space/MicroKernel.h copied_reduction_major), for every CPU kernel, column or dot-product.
 // `copied`: the Funcs already copied (by this call or an earlier contraction's); each is copied once.
+// `extents_of`: a Func's run-time extents per dimension, as the schedule spells them (empty when
+// one is not known before the run: the copy is then always parallel).
+using OperandExtents = std::function<std::vector<SizeExpr>(const std::string &func)>;
 void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes,
-                             std::set<std::string> &copied);
+                             std::set<std::string> &copied, const OperandExtents &extents_of);
 
 // `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's

@@ -96,14 +96,21 @@ struct MatmulExtents {
 ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
 
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
+// The reduction points of every contraction update at `s`; unset when one is not evaluable.
+std::optional<int64_t> reduction_points_at(const MatmulPattern &p, const Shape &s);
+// Heuristic: the most reduction points over the family, taken at the largest value of every shape
+// variable (extents grow with them) and at `shapes`; unset when one is not evaluable.
+std::optional<int64_t> family_reduction_max(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
 
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
 // Whether the space holds dot-product kernels for this contraction (CpuKernel::dot).
 bool dot_kernels_apply(const MatmulPattern &p, int lanes);
 // The broadcast operand (no vector argument) stored with another dimension innermost than the
-// reduction (a transposed A, `a(m, k)`), read in that role alone: every CPU kernel reads it from
-// a reduction-major copy made once per call (schedule/OperandStaging.h), so it counts as
-// contiguous along the reduction for the dot-product kernels too.
+// reduction (a transposed A, `a(m, k)`), read in that role alone, over more reduction steps than
+// a tile's lines of it keep in L1 (or an unknown number): every CPU kernel reads it from a
+// reduction-major copy made once per call (schedule/OperandStaging.h), so it counts as
+// contiguous along the reduction for the dot-product kernels too. Over fewer steps it is read in
+// place (column kernels only).
 bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o);
 // CpuKernel::k_pack for this contraction: 32 / the widest operand's bits (4 for 8-bit, 2 for 16-bit
 // operands) when it accumulates integers of 8 or 16 bits into a 32-bit integer over one reduction
