@@ -105,6 +105,30 @@ TEST_CASE("a transposed activation with two shape variables (rows and columns)",
     CHECK_THAT(log, Catch::Contains("micro-kernel"));
 }
 
+TEST_CASE("a batched transposed activation with the batch between its rows and the reduction", "[styles]") {
+    // y(n, i, b) = sum_r a(i, b, r) * w(r, n): a is stored across the reduction (rows innermost)
+    // with the batch dimension between, over 320 steps, so it is copied reduction-major (one
+    // parallel loop over the copy's blocks and batch; rows shorter than a vector at T < 4).
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 16);
+            ImageParam a(Float(32), 3, "a"), w(Float(32), 2, "w");
+            Var n("n"), i("i"), b("b");
+            RDom r(0, 320, "r");
+            Func y("y");
+            y(n, i, b) = sum(a(i, b, r) * w(r, n));
+            y.set_estimates({{0, 48}, {0, 4 * T}, {0, 3}});
+            a.set_estimates({{0, 4 * T}, {0, 3}, {0, 320}});
+            w.set_estimates({{0, 320}, {0, 48}});
+            return Built{y, {a, w}, {T}, [](const std::vector<int> &v) { return Sizes{{4 * v[0], 3, 320}, {320, 48}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{48, 4 * v[0], 3}; }};
+        },
+        {{1}, {2}, {5}, {16}, {64}, {70}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+    CHECK_THAT(stmt, Catch::Contains("global_wrapper"));
+}
+
 TEST_CASE("batched scores with the queries stored transposed (head dimension outer)", "[styles]") {
     // q(i, r, b) over 64 steps: a tile's lines of q stay in L1, so column kernels read it in place
     // (no reduction-major copy: it cost more than the product at T = 1 and 1.6x at T = 64).

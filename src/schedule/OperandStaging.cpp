@@ -113,20 +113,27 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             for (const SizeExpr &e : extents) elements = *elements * e;
         }
         StageRef st = w.stage(s, 0, StageNode{});
+        // The loops outside the copy's vectors (the destination's blocks, then every other
+        // dimension in order), made adjacent so that they fuse into one parallel loop.
         std::vector<std::string> outer = {dst + "_o"};
         outer.insert(outer.end(), others.begin(), others.end());
+        const auto with_outer = [&](std::vector<std::string> inner) {
+            inner.insert(inner.end(), outer.begin(), outer.end());
+            return inner;
+        };
         if (lanes > 1 && elements) {
             StageRef narrow = w.specialize(st, w.at_most(extents[0], lanes - 1));
             w.split(narrow, dst, dst + "_o", dst + "_i", lanes, TailStrategy::GuardWithIf);
-            w.reorder(narrow, {dst + "_i", src, dst + "_o"});
+            w.reorder(narrow, with_outer({dst + "_i", src}));
             w.vectorize(narrow, dst + "_i");
             parallel_unless_small_copy(w, narrow, outer, elements);
         }
         if (lanes > 1) {
             transpose_in_blocks(w, st, src, dst, lanes);
+            w.reorder(st, with_outer({src + "_i", dst + "_i", src + "_o"}));
         } else {
             w.split(st, dst, dst + "_o", dst + "_i", 1, TailStrategy::GuardWithIf);
-            w.reorder(st, {src, dst + "_i", dst + "_o"});
+            w.reorder(st, with_outer({src, dst + "_i"}));
         }
         parallel_unless_small_copy(w, st, outer, elements);
     }
