@@ -207,9 +207,10 @@ inline void bmm(Form &f, const Sizes &s, bool nt, const std::string &how) {
     Expr lhs = reversed ? a(bh, i, r) : lhs_transposed ? a(i, r, bh) : a(r, i, bh);
     Expr prod = reversed ? (nt ? lhs * b(bh, j, r) : lhs * b(bh, r, j)) : (nt ? lhs * b(r, j, bh) : lhs * b(j, r, bh));
     Func out(nt ? "scores" : "context");
-    if (reversed || lhs_transposed) {
-        if (reversed) out(bh, i, j) = sum(prod);
-        else out(j, i, bh) = sum(prod);
+    if (reversed) {
+        out(bh, i, j) = sum(prod);
+    } else if (lhs_transposed) {
+        out(j, i, bh) = sum(prod);
     } else if (how == "canonical") {
         Func acc("acc");
         acc(j, i, bh) = 0.f;

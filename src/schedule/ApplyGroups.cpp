@@ -14,11 +14,6 @@ namespace {
 
 constexpr int kVectorsPerReductionStep = 4;
 constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
-// Heuristic (named): a stage of at most this many points (a root's, times the group's Funcs,
-// times the reduction's length for an update) runs serially. A parallel loop costs the pool's
-// locking and waking (microseconds on this 2-core VM) however little its tasks do: attention's
-// softmax at T = 1 (12 rows of one) paid more for its parallel loops than for its arithmetic.
-constexpr int64_t kSerialPoints = 1 << 15;
 
 class GroupApplier {
 public:
@@ -132,16 +127,10 @@ private:
         const std::optional<SizeExpr> points =
             stage_points(n, update ? (int)n.stages.size() - 1 : 0, 1 + (int64_t)g.members.size());
         if (!outer.empty()) {
-            std::string par = outer[0];
-            for (size_t i = 1; i < outer.size(); i++) {
-                const std::string fused = n.name + "_rows_" + std::to_string(i);
-                w_.fuse(st, par, outer[i], fused);
-                par = fused;
-            }
-            parallel_unless_small(st, par, points);
+            const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points);
             if (tile_var.empty()) tile_var = par;
         } else if (g.tile_x > 0) {
-            parallel_unless_small(st, x + "_o", points);
+            fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
         }
         if (!member_level.empty()) tile_var = member_level;
         for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
@@ -191,30 +180,11 @@ private:
         if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1));
     }
 
-    // The loops `outer` (innermost first, adjacent, outermost of the stage) fused into one
-    // parallel loop: a small outer dimension alone (3 colour channels) cannot feed the cores.
-    // `points`: the stage's points when known before the run (parallel_unless_small).
+    // The loops `outer` fused into one parallel loop (fused_parallel_unless_small): a small outer
+    // dimension alone (3 colour channels) cannot feed the cores.
     void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
                         const std::optional<SizeExpr> &points = std::nullopt) {
-        if (outer.empty()) return;
-        std::string par = outer[0];
-        for (size_t i = 1; i < outer.size(); i++) {
-            const std::string fused = base + "_par" + std::to_string(i);
-            w_.fuse(st, par, outer[i], fused);
-            par = fused;
-        }
-        parallel_unless_small(st, par, points);
-    }
-
-    // `par` parallel, except at run time when the stage computes at most kSerialPoints points:
-    // a specialization taken before the parallel directive (it copies the stage's schedule so
-    // far, the same loops, serial), so Halide's bounds are those of the parallel loops. (A
-    // parallel loop split by a grain computed at run time was tried first: Halide 14 bounds the
-    // loops of a split by a symbolic factor so loosely that producers computed at root were sized
-    // past 2^31 bytes, bilateral_grid and local_laplacian.) Must be the stage's last directive.
-    void parallel_unless_small(StageRef &st, const std::string &par, const std::optional<SizeExpr> &points) {
-        if (points) w_.specialize(st, w_.at_most(*points, kSerialPoints));
-        w_.parallel(st, par);
+        if (!outer.empty()) fused_parallel_unless_small(w_, st, outer, base + "_par", points);
     }
 
     // The points a stage of `n` computes (its run-time extents, times the reduction's steps for an
@@ -393,6 +363,19 @@ public:
 };
 
 }  // namespace
+
+std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
+                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points) {
+    std::string par = outer.at(0);
+    for (size_t i = 1; i < outer.size(); i++) {
+        const std::string fused = fused_prefix + std::to_string(i);
+        w.fuse(st, par, outer[i], fused);
+        par = fused;
+    }
+    if (points) w.specialize(st, w.at_most(*points, kSerialPoints));
+    w.parallel(st, par);
+    return par;
+}
 
 std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref, const std::string &buffer) {
     if (dag.has(buffer) && dag.node(buffer).is_output) return ref(buffer).ident + ".output_buffer()";

@@ -7,13 +7,33 @@
 #include "schedule/ScheduleWriter.h"
 #include "space/StagePlan.h"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace diet {
 
 using FuncRefLookup = std::function<ScheduleWriter::FuncRef &(const std::string &)>;
+
+// Heuristic (named): a stage of at most this many points (a root's, times the group's Funcs,
+// times the reduction's length for an update; a copy's elements) runs serially. A parallel loop
+// costs the pool's locking and waking (microseconds on this 2-core VM) however little its tasks
+// do: attention's softmax at T = 1 (12 rows of one) paid more for its parallel loops than for its
+// arithmetic, and so did a batched product's operand copy at T = 1.
+constexpr int64_t kSerialPoints = 1 << 15;
+
+// The loops `outer` (innermost first, adjacent, the stage's outermost) fused into one loop
+// (`<fused_prefix>1`, `<fused_prefix>2`, ...), run on the thread pool except at run time when
+// `points` (if known before the run) is at most kSerialPoints: a specialization taken before the
+// parallel directive (it copies the stage's schedule so far, the same loops, serial), so Halide's
+// bounds are those of the parallel loops. (A parallel loop split by a grain computed at run time
+// was tried first: Halide 14 bounds the loops of a split by a symbolic factor so loosely that
+// producers computed at root were sized past 2^31 bytes, bilateral_grid and local_laplacian.)
+// Must be the stage's last directive. Returns the parallel loop's name.
+std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
+                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points);
 
 // The C++ spelling of an output buffer by its Parameter's name ("y.output_buffer()", or
 // "y.output_buffers()[1]" for a Tuple's second buffer); empty for an input buffer.

@@ -59,25 +59,6 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
     }
 }
 
-// A copy of at most this many elements runs serially: the thread pool's wake-up and join cost
-// more than copying them (the stage rules' kSerialPoints, ApplyGroups.cpp, for the same reason).
-constexpr int64_t kSerialCopyElements = 1 << 15;
-
-// `st`'s loops `outer` (innermost first, adjacent, the stage's outermost) fused into one loop
-// run on the thread pool, except at run time when the copy has at most kSerialCopyElements
-// elements (a specialization taken before the parallel directive: the same loops, serial).
-void parallel_unless_small_copy(ScheduleWriter &w, StageRef &st, const std::vector<std::string> &outer,
-                                const std::optional<SizeExpr> &elements) {
-    std::string par = outer.at(0);
-    for (size_t i = 1; i < outer.size(); i++) {
-        const std::string fused = par + "_f" + std::to_string(i);
-        w.fuse(st, par, outer[i], fused);
-        par = fused;
-    }
-    if (elements) w.specialize(st, w.at_most(*elements, kSerialCopyElements));
-    w.parallel(st, par);
-}
-
 }  // namespace
 
 // The broadcast operand stored across the reduction (copied_reduction_major, a transposed A,
@@ -126,7 +107,7 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             w.split(narrow, dst, dst + "_o", dst + "_i", lanes, TailStrategy::GuardWithIf);
             w.reorder(narrow, with_outer({dst + "_i", src}));
             w.vectorize(narrow, dst + "_i");
-            parallel_unless_small_copy(w, narrow, outer, elements);
+            fused_parallel_unless_small(w, narrow, outer, dst + "_par", elements);
         }
         if (lanes > 1) {
             transpose_in_blocks(w, st, src, dst, lanes);
@@ -135,7 +116,7 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             w.split(st, dst, dst + "_o", dst + "_i", 1, TailStrategy::GuardWithIf);
             w.reorder(st, with_outer({src, dst + "_i"}));
         }
-        parallel_unless_small_copy(w, st, outer, elements);
+        fused_parallel_unless_small(w, st, outer, dst + "_par", elements);
     }
 }
 
