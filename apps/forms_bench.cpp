@@ -299,16 +299,25 @@ int main(int argc, char **argv) {
             }
         }
         if (family != "int") {
-            const std::string math = family == "dense" || family == "mlp" || family == "attn" ? family : "bmm";
-            systems.push_back(vendor_system(math, "openblas", bench::openblas_sgemm(), *diets[0]));
-            systems.push_back(vendor_system(math, "onednn", bench::onednn_sgemm(), *diets[0]));
-            if (family == "bmm") {
-                // The NN loop needs the NN form's operands.
-                for (const char *v : {"openblas", "onednn"}) {
-                    System s = vendor_system("bmm", std::string(v) + "_nn", std::string(v) == "openblas" ? bench::openblas_sgemm() : bench::onednn_sgemm(),
-                                             *diets[3]);
-                    systems.push_back(s);
+            // The vendor loops read the canonical forms' operands (their layouts are the vendor
+            // calls'); a canonical form not among --forms gets no vendor loop.
+            auto canonical = [&](const std::string &name) -> DietForm * {
+                for (const auto &d : diets) {
+                    if (d->form.name == name) return d.get();
                 }
+                std::cerr << "forms_bench: " << name << " is not among --forms: no vendor loop on its math\n";
+                return nullptr;
+            };
+            const std::string math = family == "dense" || family == "mlp" || family == "attn" ? family : "bmm";
+            // bmm: the NT loop on the scores' operands, the NN loop on the context's.
+            const std::vector<std::pair<std::string, std::string>> loops =
+                math == "bmm" ? std::vector<std::pair<std::string, std::string>>{{"bmm_nt/canonical", ""}, {"bmm_nn/canonical", "_nn"}}
+                              : std::vector<std::pair<std::string, std::string>>{{family + "/canonical", ""}};
+            for (const auto &[form, suffix] : loops) {
+                DietForm *src = canonical(form);
+                if (!src) continue;
+                systems.push_back(vendor_system(math, "openblas" + suffix, bench::openblas_sgemm(), *src));
+                systems.push_back(vendor_system(math, "onednn" + suffix, bench::onednn_sgemm(), *src));
             }
         }
         std::vector<int> ts;

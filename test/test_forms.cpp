@@ -470,8 +470,17 @@ TEST_CASE("batched attention products: scores (NT) and context (NN, reduction ov
 TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-free", "[forms]") {
     // o(b, i, d) = sum(p(b, i, j) * v(b, j, d)): every operand moves with the output's innermost
     // dimension (the vectors run along the batch: apps/RESULTS.md, the tries to move them).
-    check_form("bmm_nt/batch_innermost", "scores", {1, 2, 7, 33, 64, 70});
-    check_form("bmm_nn/batch_innermost", "context", {1, 2, 7, 33, 64, 70});
+    // No operand is a broadcast: the register tile spans the rows and a third dimension (deep
+    // tiles, CpuKernel::depth), so each operand's vectors are reused along one of them. Deep
+    // tiles are in whole vectors: 20 heads (a shifted-inward last vector).
+    contraction_forms::Sizes twenty_heads;
+    twenty_heads.heads = 20;
+    for (const char *form : {"bmm_nt/batch_innermost", "bmm_nn/batch_innermost"}) {
+        const std::string log = check_form(form, std::string(form).rfind("bmm_nt", 0) == 0 ? "scores" : "context",
+                                           {1, 2, 4, 7, 33, 64, 70}, twenty_heads);
+        CHECK_THAT(log, Catch::Contains("register tiles over"));
+        CHECK_THAT(log, Catch::Contains(", depth="));
+    }
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
     check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});
 }

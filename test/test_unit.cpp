@@ -213,6 +213,49 @@ TEST_CASE("the reduction's size is fitted on the output's extents, and the task 
     CHECK(cpu_task_grain(t, k, {64, 1, 192}, 1) == 192);
     CHECK(cpu_task_grain(t, k, {64, 128, 192}, 128) == 1);
     CHECK(cpu_task_grain(t, k, {64, 8, 192}, 8) == ceil_div_for_test(kMinTaskFmas, 64 * 8 * 8));
+
+    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension:
+    // 192 heads of 16 lanes, rows 5 (of 128), depth 64: 12 panels x 26 row tiles, each 16 x 5 x 64
+    // outputs of 128 multiply-adds.
+    CpuKernel deep{16, 1, 5, 1, 1, false};
+    deep.depth = 5;
+    TileVariant dt{16, 5};
+    dt.vectors = 1;
+    dt.depth = 5;
+    CHECK(cpu_task_grain(dt, deep, {192, 128, 64}, 128) == 1);
+    CHECK(cpu_task_grain(dt, deep, {192, 128, 64}, 1) == ceil_div_for_test(kMinTaskFmas, 16 * 5 * 64));
+    CHECK(cpu_task_grain(dt, deep, {192, 5, 5}, 1) == 12);  // every iteration: 12 panels x 1 row tile
+}
+
+TEST_CASE("deep register tiles: variants, fitting and the heuristic", "[unit]") {
+    MicroKernel k;
+    k.cpu = {16, 1, 5, 1, 1, false};
+    k.cpu.depth = 5;
+    const std::vector<TileVariant> v = tile_variants(k);
+    REQUIRE(v.size() > 2);
+    CHECK(v[0].depth == 5);
+    CHECK(v[0].rows == 5);
+    CHECK(v.back().depth == 1);
+    CHECK(v.back().cols == 1);
+    // The depth extent decides: 4 indices get a flat tile of the same width and rows.
+    CHECK(fitting_variant(v, 192, 64, 64).depth == 5);
+    const TileVariant &flat = fitting_variant(v, 192, 64, 4);
+    CHECK(flat.depth == 1);
+    CHECK(flat.rows == 5);
+    CHECK(&fitting_variant_at(v, {192, 64, 4}) == &flat);
+    // The JSON round trip keeps the depth; a flat kernel's JSON has none (older logs read as flat).
+    CHECK(kernel_from_json(kernel_to_json(k)) == k);
+    CHECK(kernel_to_json(MicroKernel{}).count("depth") == 0);
+    CHECK(k.to_string().find("depth=5") != std::string::npos);
+    // Without a broadcast operand, a flat tile loads a vector per row and one more per step; the
+    // deep one a vector per row and per depth index: the heuristic ranks it above.
+    MatmulExtents e;
+    e.host_extents = {{192, 64, 64}};
+    e.reduction_max = 64;
+    e.vector_operands_only = true;
+    MicroKernel flat_k;
+    flat_k.cpu = {16, 4, 6, 1, 1, false};
+    CHECK(heuristic_score(k, e, 2) > 1.5 * heuristic_score(flat_k, e, 2));
 }
 
 TEST_CASE("an inline sum() with permuted arguments is still a matmul", "[analysis]") {

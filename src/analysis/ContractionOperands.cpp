@@ -127,4 +127,23 @@ int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<st
     return -1;
 }
 
+std::pair<int, int> reusing_dim_pair(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
+                                     const std::vector<int> &acc_arg_of_host_dim) {
+    const int dims = (int)acc_arg_of_host_dim.size();
+    for (int d1 = 1; d1 < dims; d1++) {
+        for (int d2 = d1 + 1; d2 < dims; d2++) {
+            const std::string &v1 = acc_args[acc_arg_of_host_dim[d1]], &v2 = acc_args[acc_arg_of_host_dim[d2]];
+            bool both = false, skips1 = false, skips2 = false;
+            for (const Call *c : calls) {
+                const bool u1 = call_uses_var(c, v1), u2 = call_uses_var(c, v2);
+                both |= u1 && u2;
+                skips1 |= !u1;
+                skips2 |= !u2;
+            }
+            if (!both && skips1 && skips2) return {d1, d2};
+        }
+    }
+    return {-1, -1};
+}
+
 }  // namespace diet

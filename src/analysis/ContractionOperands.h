@@ -36,4 +36,12 @@ bool reduction_fuses(const std::vector<const Halide::Internal::Call *> &calls, c
 int reusing_row_dim(const std::vector<const Halide::Internal::Call *> &calls, const std::vector<std::string> &acc_args,
                     const std::vector<int> &acc_arg_of_host_dim);
 
+// MatmulPattern::depth_dim, for a contraction whose operands all move with the vectors (no broadcast
+// operand: the batch stored innermost, o(b, i, j) = sum p(b, i, r) * v(b, r, j)): the first pair of
+// host dimensions d1 < d2 (both >= 1) such that every operand reads at most one of them and each is
+// left out by some operand, so a register tile over both reuses one operand's vectors along d1 and
+// another's along d2. {-1, -1} when no pair qualifies.
+std::pair<int, int> reusing_dim_pair(const std::vector<const Halide::Internal::Call *> &calls,
+                                     const std::vector<std::string> &acc_args, const std::vector<int> &acc_arg_of_host_dim);
+
 }  // namespace diet

@@ -99,8 +99,9 @@ std::set<std::string> MatmulPattern::funcs() const {
 std::vector<int> MatmulPattern::kernel_dims() const {
     std::vector<int> dims = {0};
     if (acc_arg_of_host_dim.size() > 1) dims.push_back(row_dim);
+    if (depth_dim > 0) dims.push_back(depth_dim);
     for (int d = 1; d < (int)acc_arg_of_host_dim.size(); d++) {
-        if (d != row_dim) dims.push_back(d);
+        if (d != row_dim && d != depth_dim) dims.push_back(d);
     }
     return dims;
 }
@@ -503,6 +504,10 @@ void FunctionDAG::classify_matmuls() {
             continue;
         }
         p.row_dim = std::max(reusing, 1);
+        if (reusing < 0) {
+            const auto [rows, depth] = reusing_dim_pair(all_calls, r.func.args(), mapping);
+            if (rows > 0) p.row_dim = rows, p.depth_dim = depth;
+        }
         std::vector<std::string> rnames, onames;
         for (const std::vector<LoopVar> &u : p.update_reductions) {
             std::vector<std::string> names;
@@ -526,6 +531,8 @@ void FunctionDAG::classify_matmuls() {
                         "; vectors along " + vector_var +
                         (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)") +
                         (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]) +
+                        (p.depth_dim < 0 ? "" : "; every operand moves with the vectors: register tiles over " +
+                                                    host.func.args()[p.row_dim] + " x " + host.func.args()[p.depth_dim]) +
                         (p.fused_reduction.empty() ? "" : "; " + joined(p.fused_reduction) + " fused into one reduction of " +
                                                               std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)");
         matmuls_.push_back(p);

@@ -105,8 +105,13 @@ struct MatmulPattern {
     // along the vectors reads it): a dense layer's rows, a convolution's output channels (its
     // image rows would give none: the image operand moves with both). 1 when none does.
     int row_dim = 1;
-    // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, then the others
-    // in order (batch, fused into the task loop). Extents handed to the kernel space use it.
+    // When no dimension gives a broadcast operand (every operand moves with the vectors: the batch
+    // stored innermost), the host dimension a register tile may also span (CpuKernel::depth) so
+    // that each operand is reused along rows or along it (analysis reusing_dim_pair; row_dim is
+    // the pair's other member). -1: none (every other contraction).
+    int depth_dim = -1;
+    // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, depth_dim when set,
+    // then the others in order (batch, fused into the task loop). Extents handed to the kernel space use it.
     std::vector<int> kernel_dims() const;
     std::vector<LoopVar> reduction;            // the RDom variables, innermost first (of the first update)
     // Each contraction update's RDom variables, innermost first: one entry, or several when acc's

@@ -100,7 +100,7 @@ Named evaluate(const KernelAtShape &in) {
     int64_t outer = 1;
     for (size_t d = 2; d < in.extents.size(); d++) outer *= in.extents[d];
     const std::vector<TileVariant> variants = tile_variants(in.kernel);
-    const TileVariant &t = fitting_variant(variants, cols, rows);
+    const TileVariant &t = fitting_variant_at(variants, in.extents);
     const int64_t K = std::max<int64_t>(1, in.reduction_points);
     const double bytes = std::max(1, c.type_bits / 8);
 
@@ -108,16 +108,21 @@ Named evaluate(const KernelAtShape &in) {
     // tile vector, one broadcast of the other.
     // A dot-product kernel (CpuKernel::dot) holds one vector per output of its tile and loads
     // one vector of each operand row/column per step.
+    // A deep tile (CpuKernel::depth) holds vectors x rows x depth accumulators and loads a vector
+    // per row and per depth index each step (no broadcast); the features of every other kernel
+    // are as the shipped model was trained on.
     const int vecs = k.dot ? t.cols : std::max(1, t.vectors);
-    const int accumulators = vecs * t.rows;
-    const int registers_needed = accumulators + (k.dot ? std::min(t.cols, t.rows) : vecs) + 1;
+    const int accumulators = vecs * t.rows * t.depth;
+    const int registers_needed =
+        accumulators + (k.dot ? std::min(t.cols, t.rows) : t.depth > 1 ? vecs * std::min(t.rows, t.depth) : vecs) + 1;
+    const double loads_per_step = t.depth > 1 ? (double)vecs * (t.rows + t.depth) : (double)(vecs + t.rows);
     // A task owns a panel of panel_tiles tiles along the vectors and loops over every row: its
     // panel of the streamed operand (cols x K) is reused by each row tile, the broadcast operand
     // (rows x K) is read once per panel.
     const int64_t panel_cols = (int64_t)t.cols * k.panel_tiles;
     const double panel_bytes = (double)std::min(panel_cols, cols) * K * bytes;
-    const double row_tile_bytes = (double)t.rows * K * bytes;
-    const double tile_working_set = (double)(t.cols + t.rows) * K * bytes;
+    const double row_tile_bytes = (double)t.rows * K * bytes * (t.depth > 1 ? t.cols : 1);
+    const double tile_working_set = (double)(t.depth > 1 ? t.cols * (t.rows + t.depth) : t.cols + t.rows) * K * bytes;
     // Panels, and the thread-pool tasks the schedule groups them into (the task grain).
     const int64_t panels = kernel_instances(in.kernel, in.extents);
     // The schedule computes its grain at run time from these extents (schedule/TaskGrain.h).
@@ -157,7 +162,7 @@ Named evaluate(const KernelAtShape &in) {
         {"regs.accumulators", L(accumulators)},
         {"regs.pressure", (float)registers_needed / m.vector_registers},
         {"regs.spilled", L(std::max(0, registers_needed - m.vector_registers))},
-        {"regs.fma_per_load", (float)accumulators / (vecs + t.rows)},
+        {"regs.fma_per_load", (float)(accumulators / loads_per_step)},
         // Caches: what a task streams and what one tile reads, against L1 and L2.
         {"cache.panel_bytes", L(panel_bytes)},
         {"cache.panel_per_l1", (float)(panel_bytes / m.l1_bytes)},

@@ -463,14 +463,15 @@ private:
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
         const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
+        const int64_t min_depth = at_least.size() > 2 ? at_least[2] : 1;
         if (exact) {
-            variants = {gpu_ ? gpu_variant_for(all, at_least, gpu_sms_) : fitting_variant(all, min_cols, min_rows)};
+            variants = {gpu_ ? gpu_variant_for(all, at_least, gpu_sms_) : fitting_variant(all, min_cols, min_rows, min_depth)};
         } else {
             for (const TileVariant &t : all) {
                 variants.push_back(t);
                 // Always taken from here on; on a GPU the smaller variants stay, for the shapes
                 // where this one gives too few blocks (blocks_at_least).
-                if (t.cols <= min_cols && t.rows <= min_rows && !gpu_) break;
+                if (t.cols <= min_cols && t.rows <= min_rows && t.depth <= min_depth && !gpu_) break;
             }
         }
         // Conditions already specialized on: a host extent that is a constant (the hidden width of
@@ -486,6 +487,7 @@ private:
                 std::vector<Condition> cs;
                 if (t.cols > 1) cs.push_back(w_.at_least(host_extents_.at(0), t.cols));
                 if (t.rows > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[1]), t.rows));
+                if (t.depth > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[2]), t.depth));
                 if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(t, min_gpu_blocks(t, gpu_sms_)));
                 const Expr decided = cs.empty() ? Expr(true) : Internal::simplify(w_.all_of(cs).expr);
                 const bool seen = std::any_of(taken.begin(), taken.end(), [&](const Expr &e) { return Internal::equal(e, decided); });
@@ -540,13 +542,25 @@ private:
         w_.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
         w_.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
         w_.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
-        std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o", "n_t"};
-        order.insert(order.end(), nm.batch.begin(), nm.batch.end());
+        std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o"};
+        std::vector<std::string> outer = {"n_t"};
+        outer.insert(outer.end(), nm.batch.begin(), nm.batch.end());
+        if (t.depth > 1) {
+            // A deep tile (CpuKernel::depth): the depth dimension's tile inside the panel, so the
+            // accumulator computed per n_p spans it. Every operand moves with the vectors, so a
+            // task is one row tile of one panel, and runs every depth tile: the row tile's operand
+            // stays in cache across them, the depth side's slice of the panel in L2 across tasks.
+            w_.split(hs, nm.batch.at(0), "d_o", "d_r", t.depth, TailStrategy::ShiftInwards);
+            order = {"n_v", "m_r", "d_r", "n_p", "d_o"};
+            outer = {"m_o", "n_t"};
+            outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
+        }
+        order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(hs, order);
         // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
         // would otherwise spend more time in the thread pool than computing. The guard this
         // split adds is around whole tiles, never inside the compute loops.
-        const std::string fused = fuse_outer(hs, "n_t", nm.batch, task);
+        const std::string fused = fuse_outer(hs, outer[0], {outer.begin() + 1, outer.end()}, task);
         const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(kernel_extents_, t, k, reduction_);
         w_.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
         if (!serial_tasks_) w_.parallel(hs, fused + "_o");

@@ -31,6 +31,7 @@ void tile_acc_init(ScheduleWriter &w, StageRef &is, const TileVariant &t, const 
         w.unroll(is, nm.rn);
     }
     if (t.rows > 1) w.unroll(is, nm.rm);
+    if (t.depth > 1) w.unroll(is, nm.rbatch.at(0));
 }
 
 // One contraction update on one tile: the whole register tile inside the reduction loop
@@ -59,8 +60,11 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
         red[0] = r0 + "_o";
         red.insert(red.begin(), r0 + "_i");
     }
+    // A deep tile's depth indices run inside the reduction with the rows (CpuKernel::depth).
+    const size_t inner_batch = t.depth > 1 ? 1 : 0;
+    update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.begin() + inner_batch);
     update_order.insert(update_order.end(), red.begin(), red.end());
-    update_order.insert(update_order.end(), nm.rbatch.begin(), nm.rbatch.end());
+    update_order.insert(update_order.end(), nm.rbatch.begin() + inner_batch, nm.rbatch.end());
     w.reorder(us, update_order);
     if (k.k_pack > 1) {
         w.atomic(us);
@@ -73,6 +77,7 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
         w.unroll(us, nm.rn);
     }
     if (t.rows > 1) w.unroll(us, nm.rm);
+    if (t.depth > 1) w.unroll(us, nm.rbatch.at(0));
     if (k.k_unroll > 1 && k.k_pack <= 1) w.unroll(us, red[0]);
 }
 

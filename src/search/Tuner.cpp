@@ -132,13 +132,16 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured
     // and seeds a tuning run's predictions. Rejected files are named once, and Diet goes on.
     std::unique_ptr<BaseModel> base;
-    // Packed integer kernels (CpuKernel::k_pack) are not in the shipped model's training data, and
-    // its features do not tell packed from unpacked: the heuristic ranks those pipelines.
-    const bool packed = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), [](const KernelChoice &k) {
-        return packed_reduction_factor(k.pattern) > 1;
-    });
+    // Packed integer kernels (CpuKernel::k_pack) and deep tiles (CpuKernel::depth) are not in the
+    // shipped model's training data, and its features do not tell packed from unpacked: the
+    // heuristic ranks those pipelines.
+    const auto unseen_by_model = [](const KernelChoice &k) {
+        return packed_reduction_factor(k.pattern) > 1 || k.pattern.depth_dim > 0;
+    };
+    const bool packed = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
     if (packed && opts.trials == 0 && opts.base_model != "none") {
-        std::cerr << "[diet] packed integer kernels: the heuristic ranks them (the shipped cost model has not seen them)\n";
+        std::cerr << "[diet] packed integer kernels or deep register tiles: the heuristic ranks them (the shipped cost "
+                     "model has not seen them)\n";
     }
     if (!on_gpu && opts.model_features == "kernel" && !packed) {  // it reads loop-nest features only
         const std::string path = base_model_path(opts.base_model, target);
@@ -156,12 +159,14 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     const bool heuristic_only = opts.trials == 0 && opts.model_path.empty() && !base;
     if (heuristic_only && on_gpu) return result;
     // The heuristic's per-shape ranking only changes the choice where the space mixes kernel kinds
-    // whose costs scale differently with the shape (dot-product and column kernels); elsewhere
+    // whose costs scale differently with the shape (dot-product and column kernels, deep and flat
+    // register tiles: CpuKernel::depth); elsewhere
     // its one kernel stands, and nothing is bound (binding every voting shape costs time).
     if (heuristic_only) {
         bool mixed = false;
         for (const KernelChoice &k : result.kernels) {
-            mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type) * packed_reduction_factor(k.pattern));
+            mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type) * packed_reduction_factor(k.pattern)) ||
+                     k.pattern.depth_dim > 0;
         }
         if (!mixed) return result;
     }

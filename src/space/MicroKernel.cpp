@@ -32,6 +32,7 @@ std::string MicroKernel::to_string() const {
         } else {
             o << "cpu{vec=" << cpu.vector_width << "x" << cpu.vectors << ", rows=" << cpu.rows << ", panel="
               << cpu.panel_tiles << ", k_unroll=" << cpu.k_unroll << ", stage=" << cpu.stage_strided;
+            if (cpu.depth > 1) o << ", depth=" << cpu.depth;
             // Unpacked kernels keep their old spelling: tuning logs key records by this string.
             if (cpu.k_pack > 1) o << ", pack=" << cpu.k_pack;
             o << "}";
@@ -57,6 +58,7 @@ nlohmann::json kernel_to_json(const MicroKernel &k) {
         j["stage_strided"] = k.cpu.stage_strided;
         if (k.cpu.dot) j["dot"] = true;  // absent: the vector-along-columns kernel (older logs)
         if (k.cpu.k_pack > 1) j["k_pack"] = k.cpu.k_pack;  // absent: unpacked (older logs)
+        if (k.cpu.depth > 1) j["depth"] = k.cpu.depth;      // absent: a two-dimensional tile (older logs)
     }
     return j;
 }
@@ -81,12 +83,13 @@ MicroKernel kernel_from_json(const nlohmann::json &j) {
             k.cpu.stage_strided = j.at("stage_strided").get<bool>();
             k.cpu.dot = j.value("dot", false);
             k.cpu.k_pack = j.value("k_pack", 1);
+            k.cpu.depth = j.value("depth", 1);
         }
     } catch (const nlohmann::json::exception &e) {
         user_error << "Diet: malformed micro-kernel " << j.dump() << ": " << e.what() << "\n";
     }
     const int lo = 1, hi = 4096;
-    for (int v : {k.cpu.vector_width, k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cpu.k_pack, k.cuda.threads_x,
+    for (int v : {k.cpu.vector_width, k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cpu.k_pack, k.cpu.depth, k.cuda.threads_x,
                   k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll}) {
         user_assert(v >= lo && v <= hi) << "Diet: malformed micro-kernel " << j.dump() << ": a field out of range\n";
     }
@@ -126,6 +129,7 @@ std::optional<int64_t> family_reduction_max(const MatmulPattern &p, const ShapeF
 
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
+    e.vector_operands_only = p.depth_dim > 0;
     for (const Shape &s : shapes) {
         // In the kernel's order (vectors, rows, the rest): what the tile variants are sized on.
         std::vector<int64_t> ext;
@@ -283,18 +287,27 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k) {
         std::vector<int> widths = {c.tile_cols(), c.vector_width};
         for (int w = c.vector_width / 2; w >= 4; w /= 2) widths.push_back(w);
         widths.push_back(1);
-        for (int cols : distinct_desc(widths)) {
-            for (int rows : distinct_desc({c.rows, 1})) {
-                TileVariant t;
-                t.cols = cols;
-                t.rows = rows;
-                t.vectors = cols >= c.vector_width ? cols / c.vector_width : cols > 1 ? 1 : 0;
-                t.vector_lanes = cols >= c.vector_width ? c.vector_width : cols > 1 ? cols : 0;
-                v.push_back(t);
+        const auto add = [&](int cols, int rows, int depth) {
+            TileVariant t;
+            t.cols = cols;
+            t.rows = rows;
+            t.depth = depth;
+            t.vectors = cols >= c.vector_width ? cols / c.vector_width : cols > 1 ? 1 : 0;
+            t.vector_lanes = cols >= c.vector_width ? c.vector_width : cols > 1 ? cols : 0;
+            v.push_back(t);
+        };
+        // A deep tile in full vectors only (each variant is one more specialization to compile);
+        // narrower outputs and shallower depth extents fall back to the flat chain below.
+        if (c.depth > 1) {
+            for (int cols : distinct_desc({c.tile_cols(), c.vector_width})) {
+                for (int rows : distinct_desc({c.rows, 1})) add(cols, rows, c.depth);
             }
         }
+        for (int cols : distinct_desc(widths)) {
+            for (int rows : distinct_desc({c.rows, 1})) add(cols, rows, 1);
+        }
         std::stable_sort(v.begin(), v.end(), [](const TileVariant &a, const TileVariant &b) {
-            return a.cols * a.rows > b.cols * b.rows;
+            return a.cols * a.rows * a.depth > b.cols * b.rows * b.depth;
         });
     } else {
         const GpuKernel &g = k.cuda;
@@ -311,8 +324,12 @@ int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vect
     const int64_t cols = kernel_extents.empty() ? 1 : kernel_extents[0];
     const int64_t rows = kernel_extents.size() > 1 ? kernel_extents[1] : 1;
     int64_t iterations = ceil_div(ceil_div(cols, t.cols), k.panel_tiles);
-    for (size_t d = 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
-    const int64_t work = rows * std::min<int64_t>((int64_t)t.cols * k.panel_tiles, cols) * std::max<int64_t>(1, reduction_points);
+    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension.
+    const bool deep = t.depth > 1 && kernel_extents.size() > 2;
+    if (deep) iterations *= ceil_div(rows, t.rows);
+    for (size_t d = deep ? 3 : 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
+    const int64_t work = (deep ? t.rows * kernel_extents[2] : rows) * std::min<int64_t>((int64_t)t.cols * k.panel_tiles, cols) *
+                         std::max<int64_t>(1, reduction_points);
     return std::clamp<int64_t>(ceil_div(kMinTaskFmas, std::max<int64_t>(work, 1)), 1, std::max<int64_t>(iterations, 1));
 }
 
@@ -359,11 +376,15 @@ int64_t schedule_reduction_estimate(const MatmulPattern &p) {
     return total;
 }
 
-const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows) {
+const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows, int64_t depth) {
     for (const TileVariant &t : v) {
-        if (t.cols <= cols && t.rows <= rows) return t;
+        if (t.cols <= cols && t.rows <= rows && t.depth <= depth) return t;
     }
     return v.back();
+}
+
+const TileVariant &fitting_variant_at(const std::vector<TileVariant> &v, const std::vector<int64_t> &ext) {
+    return fitting_variant(v, ext.empty() ? 1 : ext[0], ext.size() > 1 ? ext[1] : 1, ext.size() > 2 ? ext[2] : 1);
 }
 
 bool narrower_variant_follows(const std::vector<TileVariant> &v, size_t i) {
@@ -413,6 +434,28 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                     MicroKernel k;
                     k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
                     out.push_back(k);
+                }
+            }
+        }
+    }
+    if (p.depth_dim > 0) {
+        // Deep tiles (CpuKernel::depth): vectors x rows x depth accumulators, plus one step's
+        // vectors along the smaller of rows and depth (the other side streams) and one.
+        for (int vectors = 1; vectors <= 2; vectors++) {
+            for (int rows = 2; rows <= 8; rows++) {
+                for (int depth = 2; depth <= 8; depth++) {
+                    if (vectors * rows * depth + vectors * std::min(rows, depth) + 1 > lim.vector_registers) continue;
+                    // One panel per task: a task is one row tile over every depth tile
+                    // (schedule/ApplySchedule.cpp), and a wider panel multiplies the row tile's
+                    // operand kept in cache (panels of 1-4 measured within noise of each other).
+                    for (int panel : {1}) {
+                        for (int ku : k_unrolls(p.cpu_inner_reduction_extent())) {
+                            MicroKernel k;
+                            k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
+                            k.cpu.depth = depth;
+                            out.push_back(k);
+                        }
+                    }
                 }
             }
         }
@@ -504,9 +547,9 @@ std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const Mat
 int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &ext) {
     const std::vector<TileVariant> variants = tile_variants(k);
     const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
+    const TileVariant &t = k.gpu ? fitting_variant(variants, cols, rows) : fitting_variant_at(variants, ext);
     int64_t outer = 1;
-    for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
-    const TileVariant &t = fitting_variant(variants, cols, rows);
+    for (size_t d = 2; d < ext.size(); d++) outer *= d == 2 ? ceil_div(ext[d], t.depth) : ext[d];
     if (!k.gpu) {
         int64_t panel_cols = (int64_t)t.cols * k.cpu.panel_tiles;
         return (cols + panel_cols - 1) / panel_cols * outer;
@@ -516,8 +559,9 @@ int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &ext) 
 
 double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
     const std::vector<TileVariant> variants = tile_variants(k);  // fitting_variant returns a reference into it
-    const TileVariant &t = fitting_variant(variants, ext[0], ext.size() > 1 ? ext[1] : 1);
-    return 1.0 / (redundancy(ext[0], t.cols) * (ext.size() > 1 ? redundancy(ext[1], t.rows) : 1.0));
+    const TileVariant &t = k.gpu ? fitting_variant(variants, ext[0], ext.size() > 1 ? ext[1] : 1) : fitting_variant_at(variants, ext);
+    return 1.0 / (redundancy(ext[0], t.cols) * (ext.size() > 1 ? redundancy(ext[1], t.rows) : 1.0) *
+                  (ext.size() > 2 ? redundancy(ext[2], t.depth) : 1.0));
 }
 
 double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers) {
@@ -525,9 +569,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
     double total = 0;
     for (const auto &ext : e.host_extents) {
         const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
+        const TileVariant &t = k.gpu ? gpu_variant_for(variants, ext, workers) : fitting_variant_at(variants, ext);
         int64_t outer = 1;
-        for (size_t d = 2; d < ext.size(); d++) outer *= ext[d];
-        const TileVariant &t = k.gpu ? gpu_variant_for(variants, ext, workers) : fitting_variant(variants, cols, rows);
+        for (size_t d = 2; d < ext.size(); d++) outer *= d == 2 ? ceil_div(ext[d], t.depth) : ext[d];
         double intensity, busy;
         if (!k.gpu && k.cpu.dot) {
             const CpuKernel &c = k.cpu;
@@ -549,9 +593,12 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
         } else if (!k.gpu) {
             const CpuKernel &c = k.cpu;
-            // Vector FMAs per loaded operand, scaled down for scalar tiles.
+            // Vector FMAs per loaded operand, scaled down for scalar tiles. Without a broadcast
+            // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
+            // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
-            intensity = vecs * t.rows / (vecs + t.rows) / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
+            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth) : vecs + t.rows;
+            intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
             // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.
@@ -573,7 +620,8 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             busy = busy_fraction(blocks, workers * 4) * std::min(1.0, t.threads_x * t.threads_y / 128.0);
             intensity *= 1.0 + 0.01 * std::log2((double)k.cuda.k_unroll);
         }
-        total += intensity * busy / (redundancy(cols, t.cols) * redundancy(rows, t.rows));
+        total += intensity * busy /
+                 (redundancy(cols, t.cols) * redundancy(rows, t.rows) * (ext.size() > 2 ? redundancy(ext[2], t.depth) : 1.0));
     }
     return total / std::max<size_t>(1, e.host_extents.size());
 }

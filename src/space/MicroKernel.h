@@ -34,6 +34,12 @@ namespace diet {
 // FMA per instruction. The operands are read reduction-innermost (the k_pack steps of one lane
 // adjacent in memory): the broadcast one as one k_pack-wide scalar, the vector one as k_pack-wide
 // groups; operands stored otherwise are copied reduction-major (see schedule/OperandStaging.h).
+//
+// With `depth` > 1 (only where every operand moves with the vectors, MatmulPattern::depth_dim: the
+// batch stored innermost), the register tile also spans `depth` indices of the host's depth
+// dimension (the kernel's third): vectors x rows x depth accumulators, each step loading one
+// operand's vectors per row and the other's per depth index, so both are reused. Without it such a
+// tile reuses only one operand and loads about one vector per multiply-add.
 struct CpuKernel {
     int vector_width = 1;   // lanes per SIMD vector
     int vectors = 1;        // SIMD vectors per register-tile row (dot: output columns per tile)
@@ -43,6 +49,7 @@ struct CpuKernel {
     bool stage_strided = false;  // copy operands read across the vector dimension into a panel
     bool dot = false;       // vectorized along the reduction (above)
     int k_pack = 1;         // reduction steps per accumulator lane and instruction (above)
+    int depth = 1;          // register-tile indices along the depth dimension (above)
     int tile_cols() const { return dot ? vectors : vector_width * vectors; }
 };
 
@@ -90,6 +97,7 @@ struct MatmulExtents {
     std::vector<std::vector<int64_t>> host_extents;  // per training shape, per host dimension
     int64_t reduction_max = 1;                        // largest reduction extent over the family
     std::vector<int64_t> reduction_points;            // per training shape (empty: not evaluable)
+    bool vector_operands_only = false;                // MatmulPattern::depth_dim is set: no broadcast operand
 };
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
@@ -144,6 +152,7 @@ struct TileVariant {
     int vectors = 1;                   // CPU only: SIMD vectors per tile row (0: scalar)
     int vector_lanes = 0;              // CPU only: lanes of those vectors (narrower than the kernel's for small outputs)
     bool lanes = false;                // GPU staged only: threads_x is a loop over warp lanes
+    int depth = 1;                     // CPU only: indices along the depth dimension (CpuKernel::depth)
 };
 std::vector<TileVariant> tile_variants(const MicroKernel &k);
 // The task grain heuristic of the CPU schedule: the iterations of the parallel loop (a panel of
@@ -160,8 +169,10 @@ int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vect
 // The reduction extent assumed where nothing better is known: constant extents, 64 per symbolic one.
 int64_t schedule_reduction_estimate(const MatmulPattern &p);
 
-// The first variant that fits an output of extents cols x rows.
-const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows);
+// The first variant that fits an output of extents cols x rows (x depth, for CpuKernel::depth).
+const TileVariant &fitting_variant(const std::vector<TileVariant> &v, int64_t cols, int64_t rows, int64_t depth = 1);
+// The same, from extents in the kernel's order (the depth dimension third).
+const TileVariant &fitting_variant_at(const std::vector<TileVariant> &v, const std::vector<int64_t> &kernel_extents);
 
 // GPU: a variant with a narrower one of the same rows after it (not the single-output fallback)
 // is taken only where its blocks give every SM kMinGpuWarpsPerSm warps: an SM with a few warps
