@@ -152,6 +152,37 @@ TEST_CASE("batched scores with the queries stored transposed (head dimension out
     CHECK_THAT(stmt, !Catch::Contains("global_wrapper"));
 }
 
+TEST_CASE("attention context written into the hidden dimension: the heads read as c / 64", "[styles]") {
+    // o(c, i) = sum_r p(r, i, c / 64) * v(c, r): the probabilities of head c / 64 (heads as a view
+    // of the hidden dimension, as a (T, 256) matrix). Tiled in groups of 64 along c where the
+    // output starts at 0 and holds whole groups, p is a broadcast (it was gathered per lane and
+    // copied per task: 0.02x the canonical context at T = 64-128). An output of 248 columns takes
+    // the other branch (gathers): still correct.
+    for (int columns : {256, 248}) {
+        INFO("columns " << columns);
+        std::string stmt;
+        const std::string log = check_style(
+            [columns] {
+                Param<int> T = shape_var("T", 1, 128, 64);
+                ImageParam p(Float(32), 3, "p"), v(Float(32), 2, "v");
+                Var c("c"), i("i");
+                RDom r(0, T, "r");
+                Func o("o");
+                o(c, i) = sum(p(r, i, c / 64) * v(c, r));
+                o.set_estimates({{0, 256}, {0, T}});
+                p.set_estimates({{0, T}, {0, T}, {0, 4}});
+                v.set_estimates({{0, 256}, {0, T}});
+                return Built{o, {p, v}, {T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[0], 4}, {256, s[0]}}; },
+                             [columns](const std::vector<int> &s) { return std::vector<int>{columns, s[0]}; }};
+            },
+            {{1}, {2}, {7}, {64}, {130}}, &stmt);
+        CHECK_THAT(log, Catch::Contains("groups of 64"));
+        CHECK_THAT(log, Catch::Contains("micro-kernel"));
+        // p loaded once per step and broadcast (x16 with AVX-512, x8 with AVX2).
+        CHECK((stmt.find("x16(p[") != std::string::npos || stmt.find("x8(p[") != std::string::npos));
+    }
+}
+
 TEST_CASE("causal attention context: an RDom::where bounded by the output's row", "[styles]") {
     check_style(
         [] {

@@ -36,11 +36,23 @@ bool is_plain_copy(const Function &f) {
 
 }  // namespace
 
+std::optional<int64_t> grouped_period(const Call *c, const std::string &var) {
+    std::optional<int64_t> period;
+    for (const Expr &a : c->args) {
+        if (!expr_uses_var(a, var)) continue;
+        const Div *d = a.as<Div>();
+        const int64_t *k = d ? as_const_int(d->b) : nullptr;
+        if (period || !k || *k < 2 || !is_var_named(d->a, var)) return std::nullopt;
+        period = *k;
+    }
+    return period;
+}
+
 // One operand of a contraction term: how the call `c` (made in `summand`, over `rvars`) moves with
 // the output's vector variable and with the reduction.
 ContractionOperand describe_operand(const Call *c, const Summand &summand, const std::vector<LoopVar> &rvars,
                                     const std::string &vector_var, const std::vector<std::string> &acc_args,
-                                    const std::vector<int> &mapping) {
+                                    const std::vector<int> &mapping, bool grouped) {
     ContractionOperand o;
     o.func = c->name;
     auto via = summand.via.find(c);
@@ -48,7 +60,8 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     o.type = c->type;
     o.dims = (int)c->args.size();
     o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
-    for (size_t a = 0; a < c->args.size(); a++) {
+    if (grouped) o.vector_period = grouped_period(c, vector_var).value_or(0);
+    for (size_t a = 0; a < c->args.size() && o.vector_period == 0; a++) {
         if (expr_uses_var(c->args[a], vector_var)) {
             o.vector_arg = (int)a;
             // The vectors step this argument by one element, or they gather.
@@ -112,14 +125,17 @@ bool reduction_fuses(const std::vector<const Call *> &calls, const std::vector<L
 // operand that does not move with the vectors, and by no operand that does (so each vector loaded
 // is reused across the rows, each broadcast across the vectors). -1 when none qualifies.
 int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
-                    const std::vector<int> &acc_arg_of_host_dim) {
+                    const std::vector<int> &acc_arg_of_host_dim, bool grouped) {
     const std::string &vector_var = acc_args[acc_arg_of_host_dim[0]];
+    const auto moves_with_vectors = [&](const Call *c) {
+        return call_uses_var(c, vector_var) && !(grouped && grouped_period(c, vector_var));
+    };
     for (size_t d = 1; d < acc_arg_of_host_dim.size(); d++) {
         const std::string &v = acc_args[acc_arg_of_host_dim[d]];
         bool broadcast_side = false, vector_side = false;
         for (const Call *c : calls) {
             if (!call_uses_var(c, v)) continue;
-            if (call_uses_var(c, vector_var)) vector_side = true;
+            if (moves_with_vectors(c)) vector_side = true;
             else broadcast_side = true;
         }
         if (broadcast_side && !vector_side) return (int)d;

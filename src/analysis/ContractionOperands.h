@@ -6,6 +6,7 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/Summand.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ bool is_var_named(const Halide::Expr &e, const std::string &name);
 // dimensions to acc's arguments `acc_args`.
 ContractionOperand describe_operand(const Halide::Internal::Call *c, const Summand &summand,
                                     const std::vector<LoopVar> &rvars, const std::string &vector_var,
-                                    const std::vector<std::string> &acc_args, const std::vector<int> &mapping);
+                                    const std::vector<std::string> &acc_args, const std::vector<int> &mapping,
+                                    bool grouped = false);
 
 // Whether the two reduction variables `rvars` (innermost first, constant extents) walk one
 // contiguous run of every operand `calls` reads: each reads them as `r0 + e0 * r1` (plus terms
@@ -33,8 +35,14 @@ bool reduction_fuses(const std::vector<const Halide::Internal::Call *> &calls, c
 // MatmulPattern::row_dim: the first host dimension d >= 1 whose accumulator variable is read by an
 // operand that does not move with the vectors, and by no operand that does (so each vector loaded
 // is reused across the rows, each broadcast across the vectors). -1 when none qualifies.
+// ContractionOperand::vector_period: K when `var` occurs in the call only as a whole argument
+// `var / K` (a constant K >= 2); unset otherwise.
+std::optional<int64_t> grouped_period(const Halide::Internal::Call *c, const std::string &var);
+
+// With `grouped` (MatmulPattern::vector_period applies), an operand reading the vector variable
+// only through grouped_period counts as not moving with the vectors.
 int reusing_row_dim(const std::vector<const Halide::Internal::Call *> &calls, const std::vector<std::string> &acc_args,
-                    const std::vector<int> &acc_arg_of_host_dim);
+                    const std::vector<int> &acc_arg_of_host_dim, bool grouped = false);
 
 // MatmulPattern::depth_dim, for a contraction whose operands all move with the vectors (no broadcast
 // operand: the batch stored innermost, o(b, i, j) = sum p(b, i, r) * v(b, r, j)): the first pair of

@@ -485,16 +485,34 @@ void FunctionDAG::classify_matmuls() {
             p.total_reduction_extent = total;
         }
         const std::string vector_var = r.func.args()[mapping[0]];
+        // Operands that read the vector variable only as v / K (heads as a view of the hidden
+        // dimension): broadcasts within groups of K outputs (MatmulPattern::vector_period), when
+        // the groups can be aligned to the output buffer (an output host of its own) and hold
+        // whole vectors of every target, and some other operand moves with the vectors.
+        std::optional<int64_t> period;
+        bool grouped = host.is_output && !p.update_on_output && !wraps_acc, vector_operand = false;
+        for (int d = 0; d < (int)host_arg_of_dim.size(); d++) grouped &= host_arg_of_dim[d] == d;
+        for (const Call *c : all_calls) {
+            const std::optional<int64_t> k = grouped_period(c, vector_var);
+            if (!k) {
+                for (const Expr &a : c->args) vector_operand |= expr_uses_var(a, vector_var);
+                continue;
+            }
+            grouped &= !period || *period == *k;
+            period = k;
+        }
+        grouped &= period && *period % 16 == 0 && vector_operand;
+        if (grouped) p.vector_period = *period;
         for (const Term &t : terms) {
             for (const Call *c : t.calls) {
-                ContractionOperand o = describe_operand(c, t.summand, t.rvars, vector_var, r.func.args(), mapping);
+                ContractionOperand o = describe_operand(c, t.summand, t.rvars, vector_var, r.func.args(), mapping, grouped);
                 bool seen = false;
                 for (const auto &q : p.operands) seen |= q.func == o.func && q.vector_arg == o.vector_arg;
                 if (!seen) p.operands.push_back(o);
             }
         }
         fuse_contiguous_reduction(p, terms.size() == 1 ? terms[0].calls : std::vector<const Call *>{});
-        const int reusing = reusing_row_dim(all_calls, r.func.args(), mapping);
+        const int reusing = reusing_row_dim(all_calls, r.func.args(), mapping, grouped);
         // No operand reused across the output (non-local means' weighted sum: every product reads
         // per-pixel weights): a register tile gains nothing. On an output the kernel still tiles
         // and vectorizes it; an intermediate is left to the stage rules, which compute such
@@ -529,6 +547,9 @@ void FunctionDAG::classify_matmuls() {
                                            (host.is_output ? "" : " (computed at root, read by " + joined({host.consumers.begin(), host.consumers.end()}) + ")") +
                                            (epilogue.empty() ? "" : " via epilogue " + joined(epilogue))) +
                         "; vectors along " + vector_var +
+                        (p.vector_period ? " (read as " + vector_var + " / " + std::to_string(p.vector_period) +
+                                               " by some operand: groups of " + std::to_string(p.vector_period) + ")"
+                                         : std::string()) +
                         (mapping[0] == 0 ? "" : " (" + r.name + "'s dimension " + std::to_string(mapping[0]) + ", stored innermost)") +
                         (p.row_dim == 1 ? "" : ", rows along " + host.func.args()[p.row_dim]) +
                         (p.depth_dim < 0 ? "" : "; every operand moves with the vectors: register tiles over " +

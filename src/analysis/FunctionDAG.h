@@ -63,6 +63,10 @@ struct ContractionOperand {
     bool separable = true;
     // Which of acc's arguments it moves with (indexed like acc's arguments).
     std::vector<bool> uses_acc_arg;
+    // > 0: the vector variable reaches it only as a whole argument `v / vector_period` (heads as a
+    // view of the hidden dimension: p(j, i, c / 64)), so within an aligned group of that many
+    // outputs it is a broadcast (vector_arg is -1; MatmulPattern::vector_period).
+    int64_t vector_period = 0;
 };
 
 // A contraction, recognized by what it computes: acc(v...) = init (zero, a bias, anything);
@@ -110,6 +114,12 @@ struct MatmulPattern {
     // that each operand is reused along rows or along it (analysis reusing_dim_pair; row_dim is
     // the pair's other member). -1: none (every other contraction).
     int depth_dim = -1;
+    // > 0: some operand reads the vector variable v only as v / vector_period
+    // (ContractionOperand::vector_period), a multiple of every target's lanes. The CPU schedule
+    // splits the output's vector dimension into groups of that many (when its buffer starts at 0
+    // and holds whole groups) so that Halide proves such an operand constant across each vector
+    // and broadcasts it; elsewhere it is gathered. Set only for an output host (no wrapper).
+    int64_t vector_period = 0;
     // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, depth_dim when set,
     // then the others in order (batch, fused into the task loop). Extents handed to the kernel space use it.
     std::vector<int> kernel_dims() const;

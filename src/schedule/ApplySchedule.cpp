@@ -63,6 +63,8 @@ private:
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
+    std::vector<SizeExpr> leaf_extents_;     // the same, for the dispatch leaves' boxes (apply_in_groups changes the former)
+    int64_t group_cols_ = 0;                 // > 0: the vector dimension tiled in groups this wide (apply_in_groups)
     std::vector<SizeExpr> kernel_extents_;   // the same in kernel order
     std::vector<std::string> notes_;
     // Operands already copied reduction-major by an earlier contraction (one global wrapper per
@@ -350,23 +352,63 @@ private:
             // Before any specialization, which inherits it (MatmulPattern::fused_reduction).
             w_.fuse(update_base.at(0), p.fused_reduction[0], p.fused_reduction[1], p.reduction[0].name);
         }
-        if (!fixed_k) {
-            apply_leaves(kc, leaves, host, host_base, init_base, update_base, nm, task);
-            return;
-        }
-        const SizeExpr k = w_.run_time_size(p.reduction[0].extent, output_ident);
-        const std::string est = std::to_string(*p.estimated_reduction_extent);
-        w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
-        const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
-        StageRef hk = w_.specialize(host_base, c), ik = w_.specialize(init_base, c);
-        Updates uk = specialize_all(update_base, c);
-        apply_leaves(kc, leaves, host, hk, ik, uk, nm, task);
-        w_.comment("Any other reduction extent: a general column kernel.");
-        apply_kernel(general, host, host_base, init_base, update_base, nm, task, {}, false);
-        std::ostringstream extent;
-        extent << p.reduction[0].extent;
-        notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent of " + est + " (" + extent.str() +
-                         " as estimated); any other extent: micro-kernel " + general.to_string() + ".");
+        leaf_extents_ = host_extents_;
+        // The leaves (and, for an estimated reduction extent, the general kernel) on these stages.
+        const auto apply_all = [&](StageRef &hs, StageRef &is, Updates &us, const ContractionLoopNames &names) {
+            if (!fixed_k) {
+                apply_leaves(kc, leaves, host, hs, is, us, names, task);
+                return;
+            }
+            const SizeExpr k = w_.run_time_size(p.reduction[0].extent, output_ident);
+            const std::string est = std::to_string(*p.estimated_reduction_extent);
+            w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
+            const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
+            StageRef hk = w_.specialize(hs, c), ik = w_.specialize(is, c);
+            Updates uk = specialize_all(us, c);
+            apply_leaves(kc, leaves, host, hk, ik, uk, names, task);
+            w_.comment("Any other reduction extent: a general column kernel.");
+            apply_kernel(general, host, hs, is, us, names, task, {}, false);
+            std::ostringstream extent;
+            extent << p.reduction[0].extent;
+            notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent of " + est + " (" + extent.str() +
+                             " as estimated); any other extent: micro-kernel " + general.to_string() + ".");
+        };
+        if (!gpu_ && p.vector_period > 0) apply_in_groups(p, out, host_base, init_base, update_base, nm, apply_all);
+        apply_all(host_base, init_base, update_base, nm);
+    }
+
+    // MatmulPattern::vector_period: where the output starts at 0 and holds whole groups, its
+    // vector dimension is split into groups (RoundUp: exact there) and the kernels tile one group,
+    // a batch dimension of its own fused into the task loop. Each tile then lies in one group, and
+    // Halide proves the grouped operand's v / K constant across every vector (a broadcast, not a
+    // gather). The leaves' boxes keep the output's extents (leaf_extents_).
+    template <typename ApplyAll>
+    void apply_in_groups(const MatmulPattern &p, const FuncRef &out, StageRef &host_base, StageRef &init_base,
+                         Updates &update_base, const ContractionLoopNames &nm, ApplyAll &apply_all) {
+        const int64_t K = p.vector_period;
+        const SizeExpr extent0 = host_extents_.at(0);
+        const Condition aligned = w_.all_of({w_.equal_to(w_.output_min(out, 0), 0), w_.multiple_of(extent0, K)});
+        w_.comment("An operand reads " + nm.n + " / " + std::to_string(K) + ": the kernels tile groups of " +
+                   std::to_string(K) + " (where the output starts at 0 and holds whole groups).");
+        StageRef hg = w_.specialize(host_base, aligned), ig = w_.specialize(init_base, aligned);
+        Updates ug = specialize_all(update_base, aligned);
+        ContractionLoopNames grouped = nm;
+        grouped.n = nm.n + "_k";
+        grouped.batch.push_back(nm.n + "_g");
+        w_.split(hg, nm.n, grouped.batch.back(), grouped.n, (int)K, TailStrategy::RoundUp);
+        const std::vector<SizeExpr> host_extents = host_extents_, kernel_extents = kernel_extents_;
+        host_extents_[0] = size_constant(K);
+        kernel_extents_[0] = size_constant(K);
+        kernel_extents_.push_back(ceil_div(extent0, size_constant(K)));
+        group_cols_ = K;
+        apply_all(hg, ig, ug, grouped);
+        group_cols_ = 0;
+        host_extents_ = host_extents;
+        kernel_extents_ = kernel_extents;
+        w_.comment("Any other output: the operand read as " + nm.n + " / " + std::to_string(K) + " is gathered.");
+        notes_.push_back("Func " + p.acc + ": the kernels above tile groups of " + std::to_string(K) + " along " + nm.n +
+                         " where the output starts at 0 and holds whole groups (an operand reads " + nm.n + " / " +
+                         std::to_string(K) + "); elsewhere the same kernels gather that operand.");
     }
 
     // A column kernel valid at any reduction extent (no k unrolling) for a dispatch chosen at
@@ -405,8 +447,8 @@ private:
             for (size_t d = 0; d < leaf.lo.size(); d++) {
                 // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
                 const int od = kernel_dims_[d];
-                if (leaf.lo[d] > 1) box.push_back(w_.at_least(host_extents_.at(od), leaf.lo[d]));
-                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.at_most(host_extents_.at(od), leaf.hi[d]));
+                if (leaf.lo[d] > 1) box.push_back(w_.at_least(leaf_extents_.at(od), leaf.lo[d]));
+                if (leaf.hi[d] < kNoUpperBound) box.push_back(w_.at_most(leaf_extents_.at(od), leaf.hi[d]));
             }
             const bool last = li + 1 == leaves.leaves.size() || box.empty();
             auto g = std::find_if(groups.begin(), groups.end(), [&](const LeafGroup &x) { return x.kernel == leaf.kernel; });
@@ -461,7 +503,7 @@ private:
     void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, Updates &update_s,
                       const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
         std::vector<TileVariant> all = tile_variants(k), variants;
-        const int64_t min_cols = at_least.empty() ? 1 : at_least[0];
+        const int64_t min_cols = std::min<int64_t>(at_least.empty() ? 1 : at_least[0], group_cols_ > 0 ? group_cols_ : INT64_MAX);
         const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
         const int64_t min_depth = at_least.size() > 2 ? at_least[2] : 1;
         if (exact) {

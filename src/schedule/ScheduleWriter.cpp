@@ -138,6 +138,11 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     return sp;
 }
 
+SizeExpr ScheduleWriter::output_min(const FuncRef &output, int dim) {
+    return {output.func.output_buffer().dim(dim).min(),
+            output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").min()"};
+}
+
 SizeExpr ScheduleWriter::output_extent(const FuncRef &output, int dim) {
     return {output.func.output_buffer().dim(dim).extent(),
             output.ident + ".output_buffer().dim(" + std::to_string(dim) + ").extent()"};
@@ -211,6 +216,10 @@ Condition ScheduleWriter::at_most(const SizeExpr &size, int64_t value) {
 
 Condition ScheduleWriter::equal_to(const SizeExpr &size, int64_t value) {
     return {size.expr == (int)value, size.text + " == " + std::to_string(value)};
+}
+
+Condition ScheduleWriter::multiple_of(const SizeExpr &size, int64_t value) {
+    return {size.expr % (int)value == 0, "(" + size.text + ") % " + std::to_string(value) + " == 0"};
 }
 
 void ScheduleWriter::comment(const std::string &text) {

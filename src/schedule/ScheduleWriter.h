@@ -53,6 +53,7 @@ public:
     Condition any_of(const std::vector<Condition> &cs);
     // An output Func's extent along `dim` at run time.
     SizeExpr output_extent(const FuncRef &output, int dim);
+    SizeExpr output_min(const FuncRef &output, int dim);
     // A size known before the pipeline runs (analysis/SymbolicRegion.h: is_run_time_size), spelled
     // with the outputs' buffers (`output_ident` spells an output buffer, by its Parameter's name,
     // as C++: "y.output_buffer()"; empty for an input's) and, for scalar parameters and input
@@ -61,6 +62,7 @@ public:
     Condition at_least(const SizeExpr &size, int64_t value);
     Condition at_most(const SizeExpr &size, int64_t value);
     Condition equal_to(const SizeExpr &size, int64_t value);
+    Condition multiple_of(const SizeExpr &size, int64_t value);  // size % value == 0
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);

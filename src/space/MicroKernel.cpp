@@ -206,19 +206,6 @@ std::vector<int> distinct_desc(std::vector<int> v) {
     return v;
 }
 
-// Recomputation factor of covering `extent` with tiles of `tile` shifted inwards.
-double redundancy(int64_t extent, int64_t tile) {
-    if (extent <= 0 || tile <= 1) return 1.0;
-    int64_t tiles = (extent + tile - 1) / tile;
-    return (double)(tiles * tile) / (double)extent;
-}
-
-double busy_fraction(int64_t units, int workers) {
-    if (units <= 0) return 0.0;
-    int64_t waves = (units + workers - 1) / workers;
-    return (double)units / (double)(waves * workers);
-}
-
 // The packed kernels (CpuKernel::k_pack): column kernels whose operands are read reduction-
 // innermost. Staged (a per-task reduction-major panel) when a vector operand is stored otherwise
 // or computed; the broadcast operand is copied once per call when it is stored otherwise.
@@ -555,89 +542,6 @@ int64_t kernel_instances(const MicroKernel &k, const std::vector<int64_t> &ext) 
         return (cols + panel_cols - 1) / panel_cols * outer;
     }
     return ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
-}
-
-double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
-    const std::vector<TileVariant> variants = tile_variants(k);  // fitting_variant returns a reference into it
-    const TileVariant &t = k.gpu ? fitting_variant(variants, ext[0], ext.size() > 1 ? ext[1] : 1) : fitting_variant_at(variants, ext);
-    return 1.0 / (redundancy(ext[0], t.cols) * (ext.size() > 1 ? redundancy(ext[1], t.rows) : 1.0) *
-                  (ext.size() > 2 ? redundancy(ext[2], t.depth) : 1.0));
-}
-
-double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers) {
-    const std::vector<TileVariant> variants = tile_variants(k);
-    double total = 0;
-    for (const auto &ext : e.host_extents) {
-        const int64_t cols = ext[0], rows = ext.size() > 1 ? ext[1] : 1;
-        const TileVariant &t = k.gpu ? gpu_variant_for(variants, ext, workers) : fitting_variant_at(variants, ext);
-        int64_t outer = 1;
-        for (size_t d = 2; d < ext.size(); d++) outer *= d == 2 ? ceil_div(ext[d], t.depth) : ext[d];
-        double intensity, busy;
-        if (!k.gpu && k.cpu.dot) {
-            const CpuKernel &c = k.cpu;
-            // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
-            // each tile ends with (about log2(lanes) + 2 steps per accumulator).
-            intensity = (double)t.cols * t.rows / (t.cols + t.rows);
-            const double steps = (double)e.reduction_max / (c.vector_width * c.k_pack);
-            intensity *= steps / (steps + std::log2((double)c.vector_width) + 2.0);
-            // Nothing is staged: each tile streams its operand rows and columns from L2 or
-            // further, which costs more as the rows grow (a task's rows no longer stay in cache).
-            // Calibrated on dense (K = 768) and attention scores (K = 64) at T = 1..64 on an
-            // AVX-512 VM: ~0.8 of the column kernel's peak, half of it at 1024 rows.
-            // Packed kernels stream k_pack times fewer bytes per step (narrow integers): the same
-            // decay at k_pack times the rows (uint8 at T = 128 of that dense: 2.5x the column kernel).
-            intensity *= 0.8 / (1.0 + (double)rows / (2048.0 * c.k_pack));
-            // Packed: each instruction sums k_pack steps per lane, with dense loads of both operands.
-            intensity *= c.k_pack;
-            int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
-            busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
-        } else if (!k.gpu) {
-            const CpuKernel &c = k.cpu;
-            // Vector FMAs per loaded operand, scaled down for scalar tiles. Without a broadcast
-            // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
-            // and per depth index of the tile.
-            double vecs = std::max(1, t.vectors);
-            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth) : vecs + t.rows;
-            intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
-            int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
-            busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
-            // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.
-            intensity *= 1.0 + 0.02 * std::log2((double)c.panel_tiles);
-            intensity *= 1.0 + 0.01 * std::log2((double)c.k_unroll);
-            // A staged panel is copied (transposed) once per task and reused by every row: with
-            // few rows the copy dominates (measured: a dense layer's column kernels run at 0.22 of
-            // their peak at 16 rows, 0.72 at 128, 0.91 at 336; ~48 rows' worth of work per copy).
-            if (c.stage_strided) intensity *= (double)rows / (rows + 48.0);
-            // Packed column kernels do k_pack steps per instruction too, but their vector operand
-            // is k_pack-wide groups a row apart, loaded one lane at a time and shuffled together.
-            // Calibrated at T = 128 of a BERT-sized dense (K = 768, 2 cores, AVX-512 with VNNI):
-            // 0.39 (uint8) and 0.35 (int16) of the packed dot kernel's speed.
-            if (c.k_pack > 1) intensity *= 0.37 * c.k_pack;
-        } else {
-            intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
-            int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
-            // One block per SM hides no latency: count four resident blocks per SM, and warps.
-            busy = busy_fraction(blocks, workers * 4) * std::min(1.0, t.threads_x * t.threads_y / 128.0);
-            intensity *= 1.0 + 0.01 * std::log2((double)k.cuda.k_unroll);
-        }
-        total += intensity * busy /
-                 (redundancy(cols, t.cols) * redundancy(rows, t.rows) * (ext.size() > 2 ? redundancy(ext[2], t.depth) : 1.0));
-    }
-    return total / std::max<size_t>(1, e.host_extents.size());
-}
-
-MicroKernel choose_by_heuristic(const std::vector<MicroKernel> &candidates, const MatmulExtents &e, int workers) {
-    internal_assert(!candidates.empty()) << "Diet: empty micro-kernel space\n";
-    const MicroKernel *best = &candidates[0];
-    double best_score = -1;
-    for (const MicroKernel &k : candidates) {
-        double s = heuristic_score(k, e, workers);
-        if (s > best_score * (1 + 1e-9)) {  // ties keep the earlier (smaller) kernel: deterministic
-            best_score = s;
-            best = &k;
-        }
-    }
-    return *best;
 }
 
 }  // namespace diet
