@@ -45,7 +45,9 @@ ContractionSummary summarize(const MatmulPattern &p) {
     c.update_on_output = p.update_on_output;
     c.epilogue = (int)p.epilogue.size();
     c.reduction_vars = (int)p.reduction.size();
-    c.host_dims = (int)p.acc_arg_of_host_dim.size();
+    // As the kernel runs it: grouped contractions (MatmulPattern::vector_period) tile their groups
+    // as one more batch dimension (space/MicroKernel.cpp matmul_extents).
+    c.host_dims = (int)p.acc_arg_of_host_dim.size() + (p.vector_period > 0 ? 1 : 0);
     return c;
 }
 

@@ -444,7 +444,8 @@ private:
         for (size_t li = 0; li < leaves.leaves.size(); li++) {
             const DispatchLeaf &leaf = leaves.leaves[li];
             std::vector<Condition> box;
-            for (size_t d = 0; d < leaf.lo.size(); d++) {
+            // (Grouped contractions add the groups after the host's dimensions: never split on.)
+            for (size_t d = 0; d < leaf.lo.size() && d < kernel_dims_.size(); d++) {
                 // Leaves are boxes over the extents in the kernel's order (MatmulPattern::kernel_dims).
                 const int od = kernel_dims_[d];
                 if (leaf.lo[d] > 1) box.push_back(w_.at_least(leaf_extents_.at(od), leaf.lo[d]));

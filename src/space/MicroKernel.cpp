@@ -139,6 +139,12 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
                                << ShapeFamily::to_string(s) << "\n";
             ext.push_back(*x);
         }
+        if (p.vector_period > 0 && !ext.empty()) {
+            // Tiled in groups (MatmulPattern::vector_period): K columns, and the groups as a batch
+            // dimension of their own, as the schedule runs it (schedule/ApplySchedule.cpp).
+            ext.push_back(ceil_div(ext[0], p.vector_period));
+            ext[0] = p.vector_period;
+        }
         e.host_extents.push_back(ext);
     }
     for (const Shape &s : shapes) {
@@ -413,6 +419,9 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
         for (int rows = 1; rows <= 8; rows++) {
             // Accumulators + one operand vector per column vector + one broadcast must fit.
             if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
+            // Groups (MatmulPattern::vector_period): tiles that divide a group (a panel wider than a
+            // group is guarded to the group, as any panel wider than its output).
+            if (p.vector_period > 0 && p.vector_period % (vectors * lanes) != 0) continue;
             for (int panel : {1, 2, 4, 8, 16}) {
                 // The staged panel (reduction x panel columns) must fit in half of L2.
                 int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * elem;
