@@ -60,6 +60,9 @@ private:
     int gpu_sms_;  // tile variants on a GPU: gpu_variant_for's rule (space/MicroKernel.h)
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
+    // No operand that moves with the vectors reads the batch dimensions (the weights of a dense
+    // layer over a batch of sequences): the batch loops run inside the panels' (batch_inside_panels).
+    bool batch_inside_panels_ = false;
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
@@ -232,6 +235,7 @@ private:
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
         kernel_dims_ = p.kernel_dims();
+        batch_inside_panels_ = batch_inside_panels(p);
         reduction_ = kc.reduction;
         host_extents_.clear();
         const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
@@ -377,6 +381,23 @@ private:
         apply_all(host_base, init_base, update_base, nm);
     }
 
+    // Whether the task loop runs the batch inside the panels: when no operand moving with the
+    // vectors reads a batch dimension, consecutive iterations then reuse one panel of it from
+    // cache (a dense layer over 4 sequences at T = 1 streamed its 2.4 MB of weights once per
+    // sequence, each time from memory). Otherwise (a batched product: every operand reads the
+    // batch) the panels run inside the batch, as each batch slice is its own product.
+    bool batch_inside_panels(const MatmulPattern &p) const {
+        if (kernel_dims_.size() < 3 || p.depth_dim > 0) return false;
+        for (size_t d = 2; d < kernel_dims_.size(); d++) {
+            const int a = p.acc_arg_of_host_dim.at(kernel_dims_[d]);
+            for (const ContractionOperand &o : p.operands) {
+                const bool moves_with_vectors = o.vector_arg >= 0 || o.vector_period > 0;
+                if (moves_with_vectors && a < (int)o.uses_acc_arg.size() && o.uses_acc_arg[a]) return false;
+            }
+        }
+        return true;
+    }
+
     // MatmulPattern::vector_period: where the output starts at 0 and holds whole groups, its
     // vector dimension is split into groups (RoundUp: exact there) and the kernels tile one group,
     // a batch dimension of its own fused into the task loop. Each tile then lies in one group, and
@@ -397,12 +418,15 @@ private:
         grouped.batch.push_back(nm.n + "_g");
         w_.split(hg, nm.n, grouped.batch.back(), grouped.n, (int)K, TailStrategy::RoundUp);
         const std::vector<SizeExpr> host_extents = host_extents_, kernel_extents = kernel_extents_;
+        const bool batch_inside = batch_inside_panels_;
+        batch_inside_panels_ = false;  // the groups move the grouped operand
         host_extents_[0] = size_constant(K);
         kernel_extents_[0] = size_constant(K);
         kernel_extents_.push_back(ceil_div(extent0, size_constant(K)));
         group_cols_ = K;
         apply_all(hg, ig, ug, grouped);
         group_cols_ = 0;
+        batch_inside_panels_ = batch_inside;
         host_extents_ = host_extents;
         kernel_extents_ = kernel_extents;
         w_.comment("Any other output: the operand read as " + nm.n + " / " + std::to_string(K) + " is gathered.");
@@ -597,6 +621,9 @@ private:
             order = {"n_v", "m_r", "d_r", "n_p", "d_o"};
             outer = {"m_o", "n_t"};
             outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
+        } else if (batch_inside_panels_) {
+            outer = nm.batch;
+            outer.push_back("n_t");
         }
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(hs, order);
