@@ -128,6 +128,20 @@ int main(int argc, char **argv) {
         s.out_size = [=](int t) { return std::vector<int>{C, t}; };
         return s;
     }, canon_ctx, ts);
+    // The same written over the canonical 3-D value buffer, reshaped by index: v(c % 64, r, c / 64).
+    if (want("reshaped_context")) compare("reshaped_context", [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam p(Float(32), 3, "p"), v(Float(32), 3, "v"); RDom r(0, s.T, "r"); Func o("c_reshaped");
+        o(c, i) = sum(p(r, i, c / D) * v(c % D, r, c / D));
+        p.dim(0).set_estimate(0, s.T).dim(1).set_estimate(0, s.T).dim(2).set_estimate(0, H);
+        v.dim(0).set_estimate(0, D).dim(1).set_estimate(0, s.T).dim(2).set_estimate(0, H);
+        o.set_estimate(c, 0, C).set_estimate(i, 0, s.T);
+        o.output_buffer().dim(1).set_bounds(0, s.T);
+        s.out = o; s.ins = {p, v};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{t, t, H}, {D, t, H}}; };
+        s.out_size = [=](int t) { return std::vector<int>{C, t}; };
+        return s;
+    }, canon_ctx, ts);
     // Dense over a batch of sequences: y(n, t, b) = sum_k x(k, t, b) * w(k, n), 4 sequences,
     // against the rows flattened (canonical dense over 4T rows).
     const int Bt = 4;
