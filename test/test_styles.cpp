@@ -183,6 +183,33 @@ TEST_CASE("attention context written into the hidden dimension: the heads read a
     }
 }
 
+TEST_CASE("a dense layer over a batch of sequences: the batch inside the weight panels", "[styles]") {
+    // y(n, t, b) = sum_k x(k, t, b) * w(k, n): the weights do not move with the batch, so the task
+    // loop runs the sequences inside each weight panel (from cache at T = 1; it streamed the
+    // weights once per sequence). A batched product keeps the panels inside the batch.
+    const auto dense = [] {
+        Param<int> T = shape_var("T", 1, 64, 16);
+        ImageParam x(Float(32), 3, "x"), w(Float(32), 2, "w");
+        Var n("n"), t("t"), b("b");
+        RDom k(0, 96, "k");
+        Func y("y");
+        y(n, t, b) = sum(x(k, t, b) * w(k, n));
+        y.set_estimates({{0, 80}, {0, T}, {0, 3}});
+        x.set_estimates({{0, 96}, {0, T}, {0, 3}});
+        w.set_estimates({{0, 96}, {0, 80}});
+        return Built{y, {x, w}, {T}, [](const std::vector<int> &v) { return Sizes{{96, v[0], 3}, {96, 80}}; },
+                     [](const std::vector<int> &v) { return std::vector<int>{80, v[0], 3}; }};
+    };
+    check_style(dense, {{1}, {2}, {5}, {16}, {64}, {70}});
+    diet_test::StderrCapture cap(false);
+    Built d = dense();
+    const std::string source = diet::autoschedule(Pipeline(d.out), diet::runnable_host_target(), 2, 0, diet::Options{}).schedule_source;
+    cap.finish();
+    INFO(source);
+    CHECK_THAT(source, Catch::Contains(".fuse(b, n_t, task)"));
+    CHECK_THAT(source, !Catch::Contains(".fuse(n_t, b, task)"));
+}
+
 TEST_CASE("causal attention context: an RDom::where bounded by the output's row", "[styles]") {
     check_style(
         [] {
