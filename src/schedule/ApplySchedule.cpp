@@ -211,18 +211,6 @@ private:
         return nm;
     }
 
-    // Fuses the outer loops (innermost first) into one, returns its name.
-    std::string fuse_outer(StageRef &st, const std::string &first, const std::vector<std::string> &rest,
-                           const std::string &name) {
-        std::string cur = first;
-        for (size_t i = 0; i < rest.size(); i++) {
-            std::string next = i + 1 == rest.size() ? name : name + "_" + std::to_string(i);
-            w_.fuse(st, cur, rest[i], next);
-            cur = next;
-        }
-        return cur;
-    }
-
     void apply_matmul(const KernelChoice &kc) {
         const MatmulPattern &p = kc.pattern;
         // `out` owns the buffer whose extents select tile variants and dispatch leaves; `host` is
@@ -576,14 +564,14 @@ private:
                 tile_host_staged(w_, hs, t, nm);
                 tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
             } else if (gpu_) {
-                tile_host_gpu(hs, t, nm);
+                tile_host_gpu(w_, hs, t, nm);
                 tile_acc_init(w_, is, t, nm, false);
-                for (size_t u = 0; u < us.size(); u++) tile_update_gpu(us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
+                for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
             } else if (k.cpu.dot) {
-                tile_host_cpu(hs, t, k.cpu, nm, task);
+                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_);
                 tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
             } else {
-                tile_host_cpu(hs, t, k.cpu, nm, task);
+                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_);
                 tile_acc_init(w_, is, t, nm, true);
                 for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
             }
@@ -604,73 +592,9 @@ private:
         return {blocks.expr >= (int)n, "(" + blocks.text + ") >= " + std::to_string(n)};
     }
 
-    void tile_host_cpu(StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                       const std::string &task) {
-        w_.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
-        w_.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
-        w_.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
-        std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o"};
-        std::vector<std::string> outer = {"n_t"};
-        outer.insert(outer.end(), nm.batch.begin(), nm.batch.end());
-        if (t.depth > 1) {
-            // A deep tile (CpuKernel::depth): the depth dimension's tile inside the panel, so the
-            // accumulator computed per n_p spans it. Every operand moves with the vectors, so a
-            // task is one row tile of one panel, and runs every depth tile: the row tile's operand
-            // stays in cache across them, the depth side's slice of the panel in L2 across tasks.
-            w_.split(hs, nm.batch.at(0), "d_o", "d_r", t.depth, TailStrategy::ShiftInwards);
-            order = {"n_v", "m_r", "d_r", "n_p", "d_o"};
-            outer = {"m_o", "n_t"};
-            outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
-        } else if (batch_inside_panels_) {
-            outer = nm.batch;
-            outer.push_back("n_t");
-        }
-        order.insert(order.end(), outer.begin(), outer.end());
-        w_.reorder(hs, order);
-        // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
-        // would otherwise spend more time in the thread pool than computing. The guard this
-        // split adds is around whole tiles, never inside the compute loops.
-        const std::string fused = fuse_outer(hs, outer[0], {outer.begin() + 1, outer.end()}, task);
-        const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(kernel_extents_, t, k, reduction_);
-        w_.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
-        if (!serial_tasks_) w_.parallel(hs, fused + "_o");
-        if (t.vectors > 0) {
-            w_.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);
-            w_.vectorize(hs, "n_vi");
-        }
-    }
-
-    void tile_host_gpu(StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {
-        w_.split(hs, nm.n, "n_b", "n_i", t.cols, TailStrategy::ShiftInwards);
-        w_.split(hs, "n_i", "n_t", "n_r", t.reg_x, TailStrategy::RoundUp);
-        w_.split(hs, nm.m, "m_b", "m_i", t.rows, TailStrategy::ShiftInwards);
-        w_.split(hs, "m_i", "m_t", "m_r", t.reg_y, TailStrategy::RoundUp);
-        std::vector<std::string> order = {"n_r", "m_r", "n_t", "m_t", "n_b", "m_b"};
-        order.insert(order.end(), nm.batch.begin(), nm.batch.end());
-        w_.reorder(hs, order);
-        std::vector<std::string> blocks = {"n_b", "m_b"};
-        if (!nm.batch.empty()) {
-            blocks.push_back(fuse_outer(hs, nm.batch[0], {nm.batch.begin() + 1, nm.batch.end()}, "batch_b"));
-        }
-        w_.gpu_threads(hs, {"n_t", "m_t"});
-        w_.gpu_blocks(hs, blocks);
-        if (t.reg_x > 1) w_.unroll(hs, "n_r");
-        if (t.reg_y > 1) w_.unroll(hs, "m_r");
-    }
-
-    void tile_update_gpu(StageRef &us, const TileVariant &t, int k_unroll, const ContractionLoopNames &nm,
-                         std::vector<std::string> red) {
-        if (k_unroll > 1 && red.size() == 1) {
-            w_.split(us, red[0], red[0] + "_o", red[0] + "_i", k_unroll, TailStrategy::GuardWithIf);
-            red = {red[0] + "_i", red[0] + "_o"};
-        }
-        std::vector<std::string> order = {nm.rn, nm.rm};
-        order.insert(order.end(), red.begin(), red.end());
-        order.insert(order.end(), nm.rbatch.begin(), nm.rbatch.end());
-        w_.reorder(us, order);
-        if (t.reg_x > 1) w_.unroll(us, nm.rn);
-        if (t.reg_y > 1) w_.unroll(us, nm.rm);
-        if (k_unroll > 1 && red.size() == 2) w_.unroll(us, red[0]);
+    // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
+    SizeExpr host_task_grain(const TileVariant &t, const CpuKernel &k) const {
+        return serial_tasks_ ? size_constant(1) : task_grain_expr(kernel_extents_, t, k, reduction_);
     }
 
     Updates specialize_all(const Updates &us, const Condition &c) {

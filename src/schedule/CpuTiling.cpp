@@ -8,6 +8,44 @@ using namespace Halide;
 using StageRef = ScheduleWriter::StageRef;
 using FuncRef = ScheduleWriter::FuncRef;
 
+// The host's tiles of one variant: register tiles of t.cols x t.rows (x t.depth), panels of
+// panel_tiles tiles along the vectors, and the panels, row tiles and batch fused into the
+// parallel task loop, `grain` iterations per thread-pool task.
+void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                   const std::string &task, const SizeExpr &grain, bool parallel, bool batch_inside_panels) {
+    w.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
+    w.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
+    w.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
+    std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o"};
+    std::vector<std::string> outer = {"n_t"};
+    outer.insert(outer.end(), nm.batch.begin(), nm.batch.end());
+    if (t.depth > 1) {
+        // A deep tile (CpuKernel::depth): the depth dimension's tile inside the panel, so the
+        // accumulator computed per n_p spans it. Every operand moves with the vectors, so a
+        // task is one row tile of one panel, and runs every depth tile: the row tile's operand
+        // stays in cache across them, the depth side's slice of the panel in L2 across tasks.
+        w.split(hs, nm.batch.at(0), "d_o", "d_r", t.depth, TailStrategy::ShiftInwards);
+        order = {"n_v", "m_r", "d_r", "n_p", "d_o"};
+        outer = {"m_o", "n_t"};
+        outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
+    } else if (batch_inside_panels) {
+        outer = nm.batch;
+        outer.push_back("n_t");
+    }
+    order.insert(order.end(), outer.begin(), outer.end());
+    w.reorder(hs, order);
+    // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
+    // would otherwise spend more time in the thread pool than computing. The guard this
+    // split adds is around whole tiles, never inside the compute loops.
+    const std::string fused = fuse_loops(w, hs, outer[0], {outer.begin() + 1, outer.end()}, task);
+    w.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
+    if (parallel) w.parallel(hs, fused + "_o");
+    if (t.vectors > 0) {
+        w.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);
+        w.vectorize(hs, "n_vi");
+    }
+}
+
 namespace {
 
 void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k,

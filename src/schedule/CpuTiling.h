@@ -17,6 +17,13 @@ namespace diet {
 // A contraction's update stages, in order.
 using ContractionUpdates = std::vector<ScheduleWriter::StageRef>;
 
+// The host's tiling for one tile variant (the accumulator is computed per panel tile, n_p). With
+// `batch_inside_panels` the batch loops run inside the panels' (no operand moving with the vectors
+// reads the batch); `parallel`: the task loop is parallel (else inside a consumer's parallel loop).
+void tile_host_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const CpuKernel &k,
+                   const ContractionLoopNames &nm, const std::string &task, const SizeExpr &grain, bool parallel,
+                   bool batch_inside_panels);
+
 // The accumulator's pure definition on one tile (in its own loop order): vectors (`cpu`) or
 // registers (a GPU thread's), unrolled.
 void tile_acc_init(ScheduleWriter &w, ScheduleWriter::StageRef &is, const TileVariant &t, const ContractionLoopNames &nm,

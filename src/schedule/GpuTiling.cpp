@@ -109,4 +109,39 @@ void tile_acc_staged(ScheduleWriter &w, StageRef &is, StageRef &us, const TileVa
     if (k.k_unroll > 1) w.unroll(us, red[0]);
 }
 
+// The unstaged CUDA kernel (GpuKernel::k_tile == 0): blocks of threads_x x threads_y threads over
+// the host, reg_x x reg_y outputs per thread, batch dimensions fused into one block dimension.
+void tile_host_gpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm) {
+    w.split(hs, nm.n, "n_b", "n_i", t.cols, TailStrategy::ShiftInwards);
+    w.split(hs, "n_i", "n_t", "n_r", t.reg_x, TailStrategy::RoundUp);
+    w.split(hs, nm.m, "m_b", "m_i", t.rows, TailStrategy::ShiftInwards);
+    w.split(hs, "m_i", "m_t", "m_r", t.reg_y, TailStrategy::RoundUp);
+    std::vector<std::string> order = {"n_r", "m_r", "n_t", "m_t", "n_b", "m_b"};
+    order.insert(order.end(), nm.batch.begin(), nm.batch.end());
+    w.reorder(hs, order);
+    std::vector<std::string> blocks = {"n_b", "m_b"};
+    if (!nm.batch.empty()) {
+        blocks.push_back(fuse_loops(w, hs, nm.batch[0], {nm.batch.begin() + 1, nm.batch.end()}, "batch_b"));
+    }
+    w.gpu_threads(hs, {"n_t", "m_t"});
+    w.gpu_blocks(hs, blocks);
+    if (t.reg_x > 1) w.unroll(hs, "n_r");
+    if (t.reg_y > 1) w.unroll(hs, "m_r");
+}
+
+void tile_update_gpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, int k_unroll, const ContractionLoopNames &nm,
+                     std::vector<std::string> red) {
+    if (k_unroll > 1 && red.size() == 1) {
+        w.split(us, red[0], red[0] + "_o", red[0] + "_i", k_unroll, TailStrategy::GuardWithIf);
+        red = {red[0] + "_i", red[0] + "_o"};
+    }
+    std::vector<std::string> order = {nm.rn, nm.rm};
+    order.insert(order.end(), red.begin(), red.end());
+    order.insert(order.end(), nm.rbatch.begin(), nm.rbatch.end());
+    w.reorder(us, order);
+    if (t.reg_x > 1) w.unroll(us, nm.rn);
+    if (t.reg_y > 1) w.unroll(us, nm.rm);
+    if (k_unroll > 1 && red.size() == 2) w.unroll(us, red[0]);
+}
+
 }  // namespace diet

@@ -46,4 +46,9 @@ void tile_host_staged(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const Til
 void tile_acc_staged(ScheduleWriter &w, ScheduleWriter::StageRef &is, ScheduleWriter::StageRef &us,
                      const TileVariant &t, const GpuKernel &k, const ContractionLoopNames &nm);
 
+// The unstaged kernel (GpuKernel::k_tile == 0) on one variant's host stage and accumulator updates.
+void tile_host_gpu(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const ContractionLoopNames &nm);
+void tile_update_gpu(ScheduleWriter &w, ScheduleWriter::StageRef &us, const TileVariant &t, int k_unroll,
+                     const ContractionLoopNames &nm, std::vector<std::string> red);
+
 }  // namespace diet

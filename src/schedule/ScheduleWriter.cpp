@@ -398,4 +398,15 @@ std::string ScheduleWriter::source() const {
     return o.str();
 }
 
+std::string fuse_loops(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::string &first,
+                       const std::vector<std::string> &rest, const std::string &name) {
+    std::string cur = first;
+    for (size_t i = 0; i < rest.size(); i++) {
+        std::string next = i + 1 == rest.size() ? name : name + "_" + std::to_string(i);
+        w.fuse(st, cur, rest[i], next);
+        cur = next;
+    }
+    return cur;
+}
+
 }  // namespace diet

@@ -115,4 +115,9 @@ private:
 
 std::string tail_name(Halide::TailStrategy t);
 
+// Fuses `first` and the loops `rest` (innermost first, each outside the one before) into one loop
+// named `name` (intermediate fusions `name_0`, ...); returns its name (`first` when rest is empty).
+std::string fuse_loops(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::string &first,
+                       const std::vector<std::string> &rest, const std::string &name);
+
 }  // namespace diet
