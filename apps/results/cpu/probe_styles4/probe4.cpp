@@ -170,6 +170,60 @@ int main(int argc, char **argv) {
         s.out_size = [=](int t) { return std::vector<int>{C, t * Bt}; };
         return s;
     }, ts);
+    // Canonical dense over T rows for the next two: y(n, t) = sum_c x(c, t) * w(c, n).
+    Builder canon_dense = [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"); RDom r(0, C, "r"); Func o("d_canon");
+        o(n, t) = sum(x(r, t) * w(r, n));
+        x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        w.dim(0).set_estimate(0, C).dim(1).set_estimate(0, C);
+        o.set_estimate(n, 0, C).set_estimate(t, 0, s.T);
+        o.output_buffer().dim(1).set_bounds(0, s.T);
+        s.out = o; s.ins = {x, w};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}, {C, C}}; };
+        s.out_size = [=](int t) { return std::vector<int>{C, t}; };
+        return s;
+    };
+    // The output stored rows innermost through a transposing epilogue with a bias: o(t, n) = y(n, t) + b(n).
+    if (want("transposed_output_bias")) compare("transposed_output_bias", [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"); RDom r(0, C, "r"); Func y("y_tr"), o("o_tr");
+        y(n, t) = sum(x(r, t) * w(r, n));
+        o(t, n) = y(n, t) + 0.5f;
+        x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        w.dim(0).set_estimate(0, C).dim(1).set_estimate(0, C);
+        o.set_estimate(t, 0, s.T).set_estimate(n, 0, C);
+        o.output_buffer().dim(0).set_bounds(0, s.T);
+        s.out = o; s.ins = {x, w};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}, {C, C}}; };
+        s.out_size = [=](int t) { return std::vector<int>{t, C}; };
+        return s;
+    }, canon_dense, ts);
+    // Attention scores with the keys as the same buffer as the queries (self-similarity, a Gram matrix).
+    if (want("gram")) compare("gram", [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam x(Float(32), 2, "x"); RDom r(0, C, "r"); Func o("gram");
+        o(j, i) = sum(x(r, i) * x(r, j));
+        x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        o.set_estimate(j, 0, s.T).set_estimate(i, 0, s.T);
+        o.output_buffer().dim(0).set_bounds(0, s.T).dim(1).set_bounds(0, s.T);
+        s.out = o; s.ins = {x};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}}; };
+        s.out_size = [=](int t) { return std::vector<int>{t, t}; };
+        return s;
+    }, [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w2"); RDom r(0, C, "r"); Func o("gram_canon");
+        o(j, i) = sum(x(r, i) * w(r, j));
+        x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        w.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        o.set_estimate(j, 0, s.T).set_estimate(i, 0, s.T);
+        o.output_buffer().dim(0).set_bounds(0, s.T).dim(1).set_bounds(0, s.T);
+        s.out = o; s.ins = {x, w};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}, {C, t}}; };
+        s.out_size = [=](int t) { return std::vector<int>{t, t}; };
+        return s;
+    }, ts);
     // Q projection written per head: q(d, h, t) = sum_c x(c, t) * w(c, d + 64 h) (the weights a (768, 768) matrix).
     if (want("per_head_projection")) compare("per_head_projection", [&] {
         Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
