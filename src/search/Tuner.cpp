@@ -138,12 +138,12 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     const auto unseen_by_model = [](const KernelChoice &k) {
         return packed_reduction_factor(k.pattern) > 1 || k.pattern.depth_dim > 0;
     };
-    const bool packed = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
-    if (packed && opts.trials == 0 && opts.base_model != "none") {
+    const bool unseen = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
+    if (unseen && opts.trials == 0 && opts.base_model != "none") {
         std::cerr << "[diet] packed integer kernels or deep register tiles: the heuristic ranks them (the shipped cost "
                      "model has not seen them)\n";
     }
-    if (!on_gpu && opts.model_features == "kernel" && !packed) {  // it reads loop-nest features only
+    if (!on_gpu && opts.model_features == "kernel" && !unseen) {  // it reads loop-nest features only
         const std::string path = base_model_path(opts.base_model, target);
         std::string why;
         base = BaseModel::load(path, target_class(target), &why);
