@@ -8,6 +8,8 @@
 //   bmm_*/batch_innermost  the same in numpy's index order, o(b, i, d) = sum_j p(b, i, j) * v(b, j, d):
 //                the batch innermost in every buffer (not in form_names(): the model's dataset and
 //                the GPU bundle were collected without it; forms_bench and test_forms name it)
+//   dense/rows_innermost, rows_innermost_update, rows_innermost_epilogue: the output stored with
+//                its rows innermost, y(m, n) (not in form_names() either)
 //   bmm_*/lhs_transposed  the left operand stored with its rows innermost, q(i, d, b) or p(i, j, b)
 //                (a transposed query or probability matrix; not in form_names() either)
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
@@ -168,15 +170,31 @@ inline void dense(Form &f, const Sizes &s, const std::string &how) {
         RDom r(0, inner, 0, K / inner, "r");
         Expr kk = r.x + inner * r.y;
         y(n, m) = sum(x(kk, m) * w(kk, n));
+    } else if (how == "rows_innermost") {
+        // The output stored with its rows innermost (column-major y[N][rows]).
+        y(m, n) = sum(x(k, m) * w(k, n));
+    } else if (how == "rows_innermost_update") {
+        y(m, n) = 0.f;
+        y(m, n) += x(k, m) * w(k, n);
+    } else if (how == "rows_innermost_epilogue") {
+        // Computed in the canonical order, stored rows innermost by the epilogue (bias, GELU).
+        Func acc("acc");
+        acc(n, m) = sum(x(k, m) * w(k, n));
+        y(m, n) = gelu(acc(n, m) + bias(n));
     } else {
         throw std::invalid_argument(std::string("contraction_forms: no dense form " + how));
     }
-    if (how == "bias_init" || how == "epilogue_chain" || how == "bias_relu_chain" || how == "relu_sum_cast") {
+    if (how == "bias_init" || how == "epilogue_chain" || how == "bias_relu_chain" || how == "relu_sum_cast" ||
+        how == "rows_innermost_epilogue") {
         f.inputs.push_back(bias);
         f.in_sizes.push_back([=](int) { return std::vector<int>{N}; });
     }
     f.out = y;
-    f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
+    if (how.rfind("rows_innermost", 0) == 0) {
+        f.out_sizes = [=](int t) { return std::vector<int>{R * t, N}; };
+    } else {
+        f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
+    }
 }
 
 // y(n, m) = sum_k A[m][k] * B[k][n] with A, B stored as written (N) or transposed (T).

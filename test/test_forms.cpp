@@ -485,6 +485,19 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
     check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});
 }
 
+TEST_CASE("a dense layer stored with its rows innermost: recognized, correct, guard-free", "[forms]") {
+    // y(m, n) with T from 1: vectors along m would fill one lane at T = 1, so they move to n (80
+    // features) on a wrapper of the accumulator; y is a transposing pass (analysis/VectorChoice.h).
+    contraction_forms::Sizes wide;
+    wide.N = 80;
+    for (const char *how : {"rows_innermost", "rows_innermost_epilogue"}) {
+        const std::string log = check_form(std::string("dense/") + how, "y", {1, 2, 3, 5, 16, 37, 64, 100}, wide);
+        CHECK_THAT(log, Catch::Contains("vectors moved off y"));
+        CHECK_THAT(log, Catch::Contains("vectors along n"));
+    }
+    check_form("dense/rows_innermost_update", "y", {1, 2, 3, 5, 16, 37, 64, 100}, wide);
+}
+
 TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", "[forms]") {
     check_form("conv/3x3", "conv", {1, 3, 16, 40, 64});
     // Read through a boundary condition: the register tile's rows run along the output channels
@@ -803,6 +816,9 @@ private:
 TEST_CASE("every form scheduled for CUDA keeps its shared-memory tiles within the block's limit", "[forms][cuda]") {
     const Target cuda("x86-64-linux-avx-avx2-f16c-fma-sse41-cuda-cuda_capability_80");
     std::vector<std::string> names = contraction_forms::form_names();
+    names.push_back("dense/rows_innermost");
+    names.push_back("dense/rows_innermost_update");
+    names.push_back("dense/rows_innermost_epilogue");
     names.push_back("bmm_nt/batch_innermost");
     names.push_back("bmm_nn/batch_innermost");
     names.push_back("bmm_nt/lhs_transposed");

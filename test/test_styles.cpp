@@ -210,6 +210,37 @@ TEST_CASE("a dense layer over a batch of sequences: the batch inside the weight 
     CHECK_THAT(source, !Catch::Contains(".fuse(n_t, b, task)"));
 }
 
+TEST_CASE("a dense layer stored rows innermost: vectors moved to the features", "[styles]") {
+    // o(t, n) with T from 1: vectors along t would fill 1 lane of a vector at T = 1. The kernel
+    // tiles a wrapper of the accumulator stored n innermost; o (with its bias) is a transposing
+    // pass over it, vectors along n where T is shorter than a vector.
+    for (const bool epilogue : {true, false}) {
+        INFO((epilogue ? "through a bias epilogue" : "the output is the sum"));
+        const auto dense = [epilogue] {
+            Param<int> T = shape_var("T", 1, 64, 16);
+            ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
+            Var n("n"), t("t");
+            RDom k(0, 96, "k");
+            Func y("y"), o("o");
+            if (epilogue) {
+                y(n, t) = sum(x(k, t) * w(k, n));
+                o(t, n) = y(n, t) + bias(n);
+            } else {
+                o(t, n) = sum(x(k, t) * w(k, n)) + bias(n);
+            }
+            o.set_estimates({{0, T}, {0, 80}});
+            x.set_estimates({{0, 96}, {0, T}});
+            w.set_estimates({{0, 96}, {0, 80}});
+            bias.set_estimates({{0, 80}});
+            return Built{o, {x, w, bias}, {T}, [](const std::vector<int> &v) { return Sizes{{96, v[0]}, {96, 80}, {80}}; },
+                         [](const std::vector<int> &v) { return std::vector<int>{v[0], 80}; }};
+        };
+        const std::string log = check_style(dense, {{1}, {2}, {5}, {16}, {17}, {64}, {70}});
+        CHECK_THAT(log, Catch::Contains("s innermost dimension t (shorter than a vector at some shapes"));
+        CHECK_THAT(log, Catch::Contains("where its dimension t is shorter than a vector, vectors along n"));
+    }
+}
+
 TEST_CASE("causal attention context: an RDom::where bounded by the output's row", "[styles]") {
     check_style(
         [] {

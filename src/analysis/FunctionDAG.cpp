@@ -187,7 +187,15 @@ std::vector<StageNode> stages_of(const Function &f) {
     return s;
 }
 
-FunctionDAG::FunctionDAG(const std::vector<Function> &outputs) {
+VectorMoves vector_moves_of(const std::vector<MatmulPattern> &patterns) {
+    VectorMoves moves;
+    for (const MatmulPattern &p : patterns) {
+        if (p.moved_vector_arg >= 0) moves[p.acc] = p.moved_vector_arg;
+    }
+    return moves;
+}
+
+FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves &moves) : moves_(moves) {
     std::map<std::string, Function> env;
     for (const Function &f : outputs) {
         auto more = find_transitive_calls(f);
@@ -411,6 +419,22 @@ void FunctionDAG::classify_matmuls() {
             epilogue.clear();
             host_arg_of_dim = mapping;
         }
+        // Vectors moved off the output's innermost dimension (analysis/VectorChoice.h): a wrapper
+        // of acc stored with the chosen argument innermost, then the others in the order the
+        // output stores them, hosts the kernel; the output and the epilogue read it.
+        std::string moved_from;
+        const auto move = moves_.find(r.name);
+        if (move != moves_.end() && host_ptr != &r && !wraps_acc && move->second < r.dims()) {
+            std::vector<int> order = {move->second};
+            for (int a : mapping) if (a != move->second) order.push_back(a);
+            moved_from = host_ptr->name + "'s innermost dimension " + host_ptr->func.args()[0] +
+                         " (shorter than a vector at some shapes; " + host_ptr->name + " is a transposing pass)";
+            host_ptr = &r;
+            wraps_acc = true;
+            epilogue.clear();
+            mapping = order;
+            host_arg_of_dim = order;
+        }
         const FuncNode &host = *host_ptr;
         std::vector<Expr> host_extent;
         if (host.is_output) {
@@ -458,6 +482,7 @@ void FunctionDAG::classify_matmuls() {
         p.host_extent = host_extent;
         p.acc_arg_of_host_dim = mapping;
         p.host_arg_of_dim = host_arg_of_dim;
+        if (!moved_from.empty()) p.moved_vector_arg = mapping[0];
         p.type = r.func.output_types()[0];
         p.reduction = terms[0].rvars;
         if (terms.size() == 1 && p.reduction.size() == 1) {
@@ -542,6 +567,7 @@ void FunctionDAG::classify_matmuls() {
                         }()) + "; " +
                         (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
                          : !summed_into.empty() ? "read pointwise by " + summed_into + ", tiled through a wrapper computed at root"
+                         : !moved_from.empty() ? "vectors moved off " + moved_from + ", tiled through a wrapper computed at root"
                          : wraps_acc ? "read by other stages, tiled through a wrapper computed at root"
                                      : (host.is_output ? "output " : "result ") + host.name +
                                            (host.is_output ? "" : " (computed at root, read by " + joined({host.consumers.begin(), host.consumers.end()}) + ")") +

@@ -161,6 +161,11 @@ struct MatmulPattern {
     std::vector<std::string> fused_reduction;
     std::vector<ContractionOperand> operands;
     Halide::Type type;
+    // The host is a wrapper of acc stored with this acc argument innermost, where the output
+    // stores another one innermost that is shorter than a vector at some shapes
+    // (analysis/VectorChoice.h); the output and its epilogue are then ordinary stages reading the
+    // wrapper (a transposing pass). -1: the vectors run along the host's own innermost dimension.
+    int moved_vector_arg = -1;
     // One line saying what was recognized, for the user ("acc(n, m) += x(k, m) * w(k, n) over k,
     // output y via epilogue e1, vectors along n").
     std::string description;
@@ -190,9 +195,16 @@ struct FuncNode {
     bool has_updates() const { return stages.size() > 1; }
 };
 
+// Contractions whose vectors are moved off their output's innermost dimension: acc's name -> the
+// acc argument the vectors run along (analysis/VectorChoice.h, MatmulPattern::moved_vector_arg).
+using VectorMoves = std::map<std::string, int>;
+
+// The moves of the patterns of a previous analysis (to analyze a copy of the pipeline the same way).
+VectorMoves vector_moves_of(const std::vector<MatmulPattern> &patterns);
+
 class FunctionDAG {
 public:
-    explicit FunctionDAG(const std::vector<Halide::Internal::Function> &outputs);
+    explicit FunctionDAG(const std::vector<Halide::Internal::Function> &outputs, const VectorMoves &moves = {});
 
     const std::vector<FuncNode> &nodes() const { return nodes_; }  // producers before consumers
     const FuncNode &node(const std::string &name) const;
@@ -206,6 +218,7 @@ private:
     std::map<std::string, int> index_;
     std::vector<MatmulPattern> matmuls_;
     std::map<std::string, std::string> unmatched_;
+    VectorMoves moves_;
 
     void classify_matmuls();
     void materialize_computed_operands(MatmulPattern &p);

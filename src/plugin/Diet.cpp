@@ -2,6 +2,7 @@
 #include "common/Errors.h"
 
 #include "analysis/FunctionDAG.h"
+#include "analysis/VectorChoice.h"
 #include "analysis/ShapeFamily.h"
 #include "emit/GeneratorSource.h"
 #include "emit/ScheduleSource.h"
@@ -126,11 +127,17 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
 
     ShapeFamily family = read_shape_family(outputs, opts);
     std::vector<Shape> training = family.training_shapes(opts);
-    FunctionDAG dag(outputs);
-
     const CpuLimits cpu = CpuLimits::for_target(target, parallelism, last_level_cache_bytes);
     const GpuLimits gpu = GpuLimits::for_target(target);
     const bool on_gpu = target.has_gpu_feature();
+    // Analyzed once as written, then again with the vectors of outputs stored with a short
+    // dimension innermost moved to a long one (CPU kernels; analysis/VectorChoice.h).
+    const FunctionDAG dag = [&] {
+        FunctionDAG as_written(outputs);
+        const VectorMoves moves =
+            on_gpu ? VectorMoves{} : choose_vector_moves(as_written, family, training, [&](const Type &t) { return cpu.lanes(t); });
+        return moves.empty() ? as_written : FunctionDAG(outputs, moves);
+    }();
     std::cerr << "[diet] target " << target.to_string() << ", " << (on_gpu ? describe(gpu) : describe(cpu)) << "\n";
     std::cerr << "[diet] shape family of " << family.size() << " shape(s); " << training.size()
               << " training shape(s)\n";

@@ -56,6 +56,25 @@ private:
 
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
         StageRef st = w_.stage(root, 0, n.stages[0]);
+        // A transposing root whose dim 0 is shorter than a vector at some shapes (an output
+        // stored o(t, n) from a producer stored n innermost, T from 1): where it is, vectors
+        // along dim 1 instead, reading the producer densely and storing with a stride of dim 0's
+        // extent, rather than vector x vector blocks with every lane past dim 0 predicated off.
+        const std::optional<SizeExpr> rows = n.dims() >= 2 ? extent_of(n, 0) : std::nullopt;
+        if (g.transpose_blocks && g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && rows) {
+            StageRef short_rows = w_.specialize(st, w_.at_most(*rows, g.vector_lanes - 1));
+            const std::vector<std::string> args = n.func.args();
+            const std::string y = args[1];
+            w_.split(short_rows, y, y + "_vo", y + "_vi", g.vector_lanes,
+                     g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+            w_.vectorize(short_rows, y + "_vi");
+            std::vector<std::string> order = {y + "_vi", args[0], y + "_vo"}, outer = {y + "_vo"};
+            for (size_t d = 2; d < args.size(); d++) order.push_back(args[d]), outer.push_back(args[d]);
+            w_.reorder(short_rows, order);
+            fused_parallel_unless_small(w_, short_rows, outer, n.name + "_cols_", stage_points(n, 0, 1));
+            notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
+                             y + " (strided stores).");
+        }
         tile_stage(g, n, root, st, {});
     }
 

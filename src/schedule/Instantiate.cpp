@@ -44,7 +44,9 @@ Pipeline pipeline_of(const std::vector<Function> &outputs) {
 Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, const Target &target,
                      const CpuLimits &cpu, const Shape &estimates_at) {
     std::vector<Function> copy = copy_of(outputs, estimates_at);
-    FunctionDAG dag(copy);
+    std::vector<MatmulPattern> analyzed;
+    for (const KernelChoice &k : c.kernels) analyzed.push_back(k.pattern);
+    FunctionDAG dag(copy, vector_moves_of(analyzed));
     // The copy has the same Func names, so the candidate's patterns name its Funcs too.
     std::vector<KernelChoice> kernels;
     for (const KernelChoice &k : c.kernels) {

@@ -47,24 +47,43 @@ int RuleContext::lanes_of(const FuncNode &n) const {
 namespace {
 
 // Whether the pure definition reads some Func with the root's first two variables swapped.
-bool reads_transposed(const FuncNode &n) {
+// Whether the root reads a producer transposed: the producer's innermost stored argument is the
+// root's dim 1 and the root's dim 0 is another of its arguments. Stored innermost is argument 0,
+// but for the wrapper of a contraction whose vectors were moved off its output's innermost
+// dimension (MatmulPattern::moved_vector_arg: the output o(t, n) reads sum(t, n) stored n first).
+bool reads_transposed(const FuncNode &n, const FunctionDAG &dag) {
     if (n.dims() < 2 || n.has_updates() || !n.func.has_pure_definition()) return false;
-    const std::string x = n.func.args()[0], y = n.func.args()[1];
+    std::map<std::string, int> innermost;
+    for (const MatmulPattern &p : dag.matmuls()) {
+        if (p.moved_vector_arg >= 0) innermost[p.acc] = p.moved_vector_arg;
+    }
     struct Finder : Halide::Internal::IRVisitor {
         std::string x, y;
+        const std::map<std::string, int> *innermost = nullptr;
         bool found = false;
         using IRVisitor::visit;
         void visit(const Halide::Internal::Call *c) override {
             if (c->call_type == Halide::Internal::Call::Halide && c->args.size() >= 2) {
-                const auto *a0 = c->args[0].as<Halide::Internal::Variable>();
-                const auto *a1 = c->args[1].as<Halide::Internal::Variable>();
-                found |= a0 && a1 && a0->name == y && a1->name == x;
+                const auto it = innermost->find(c->name);
+                const size_t inner = it == innermost->end() ? 0 : (size_t)it->second;
+                const auto is_var = [&](size_t i, const std::string &name) {
+                    const auto *v = c->args[i].as<Halide::Internal::Variable>();
+                    return v && v->name == name;
+                };
+                if (inner < c->args.size() && is_var(inner, y)) {
+                    if (inner == 0) {
+                        found |= is_var(1, x);
+                    } else {
+                        for (size_t i = 0; i < c->args.size(); i++) found |= i != inner && is_var(i, x);
+                    }
+                }
             }
             IRVisitor::visit(c);
         }
     } f;
-    f.x = x;
-    f.y = y;
+    f.x = n.func.args()[0];
+    f.y = n.func.args()[1];
+    f.innermost = &innermost;
     for (const Halide::Expr &e : n.func.definition().values()) e.accept(&f);
     return f.found;
 }
@@ -235,7 +254,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         if (g.rule != RuleKind::TiledGroup) continue;
         const FuncNode &root = dag.node(g.root);
         const int lanes = cx.lanes_of(root);
-        if (reads_transposed(root)) {
+        if (reads_transposed(root, dag)) {
             g.transpose_blocks = true;
             if (g.members.empty()) {
                 g.tile_x = lanes <= smallest_extent(cx, g.root, 0) ? lanes : 0;

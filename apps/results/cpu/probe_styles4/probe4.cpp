@@ -184,6 +184,22 @@ int main(int argc, char **argv) {
         s.out_size = [=](int t) { return std::vector<int>{C, t}; };
         return s;
     };
+    // The canonical dense with the same GELU (tanh form) epilogue.
+    Builder canon_dense_gelu = [&] {
+        Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+        ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"); RDom r(0, C, "r"); Func y("y_cg"), o("d_canon_gelu");
+        y(n, t) = sum(x(r, t) * w(r, n));
+        Expr v = y(n, t);
+        o(n, t) = 0.5f * v * (1.0f + tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+        x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+        w.dim(0).set_estimate(0, C).dim(1).set_estimate(0, C);
+        o.set_estimate(n, 0, C).set_estimate(t, 0, s.T);
+        o.output_buffer().dim(1).set_bounds(0, s.T);
+        s.out = o; s.ins = {x, w};
+        s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}, {C, C}}; };
+        s.out_size = [=](int t) { return std::vector<int>{C, t}; };
+        return s;
+    };
     // The output stored rows innermost through a transposing epilogue with a bias: o(t, n) = y(n, t) + b(n).
     if (want("transposed_output_bias")) compare("transposed_output_bias", [&] {
         Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
@@ -199,6 +215,35 @@ int main(int argc, char **argv) {
         s.out_size = [=](int t) { return std::vector<int>{t, C}; };
         return s;
     }, canon_dense, ts);
+    // The same output rows innermost, written without an epilogue Func: o(t, n) = sum(...) directly,
+    // with an update on the output, and with a GELU (tanh form) epilogue.
+    for (int variant = 0; variant < 3; variant++) {
+        const char *names[] = {"transposed_output_sum", "transposed_output_update", "transposed_output_gelu"};
+        if (!want(names[variant])) continue;
+        compare(names[variant], [&, variant] {
+            Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);
+            ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"); RDom r(0, C, "r"); Func o(names[variant]);
+            if (variant == 0) {
+                o(t, n) = sum(x(r, t) * w(r, n));
+            } else if (variant == 1) {
+                o(t, n) = 0.0f;
+                o(t, n) += x(r, t) * w(r, n);
+            } else {
+                Func y("y_g");
+                y(n, t) = sum(x(r, t) * w(r, n));
+                Expr v = y(n, t);
+                o(t, n) = 0.5f * v * (1.0f + tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+            }
+            x.dim(0).set_estimate(0, C).dim(1).set_estimate(0, s.T);
+            w.dim(0).set_estimate(0, C).dim(1).set_estimate(0, C);
+            o.set_estimate(t, 0, s.T).set_estimate(n, 0, C);
+            o.output_buffer().dim(0).set_bounds(0, s.T);
+            s.out = o; s.ins = {x, w};
+            s.in_sizes = [=](int t) { return std::vector<std::vector<int>>{{C, t}, {C, C}}; };
+            s.out_size = [=](int t) { return std::vector<int>{t, C}; };
+            return s;
+        }, variant == 2 ? canon_dense_gelu : canon_dense, ts);
+    }
     // Attention scores with the keys as the same buffer as the queries (self-similarity, a Gram matrix).
     if (want("gram")) compare("gram", [&] {
         Inst s; s.T.set_range(1, 128); s.T.set_estimate(64);

@@ -1,0 +1,62 @@
+#include "analysis/VectorChoice.h"
+
+#include "analysis/SymbolicRegion.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace diet {
+
+namespace {
+
+// The smallest value of a host extent over `shapes`; empty when some shape gives none.
+std::optional<int64_t> smallest_extent(const Halide::Expr &e, const ShapeFamily &family, const std::vector<Shape> &shapes) {
+    int64_t least = std::numeric_limits<int64_t>::max();
+    for (const Shape &s : shapes) {
+        const std::optional<int64_t> x = size_at(e, family, s);
+        if (!x) return std::nullopt;
+        least = std::min(least, *x);
+    }
+    return least;
+}
+
+bool vectors_stay(const MatmulPattern &p) {
+    return !p.host_is_output || p.update_on_output || p.host_wraps_acc || p.vector_period > 0 || p.depth_dim >= 0 ||
+           p.several_updates() || p.host_extent.size() < 2;
+}
+
+}  // namespace
+
+VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &family, const std::vector<Shape> &shapes,
+                                const std::function<int(const Halide::Type &)> &lanes) {
+    // The training shapes and the family's smallest one (where the innermost dimension is shortest).
+    std::vector<Shape> checked = shapes;
+    Shape smallest;
+    for (const ShapeVar &v : family.vars) smallest[v.name] = v.values.front();
+    checked.push_back(smallest);
+    VectorMoves moves;
+    for (const MatmulPattern &p : dag.matmuls()) {
+        if (vectors_stay(p)) continue;
+        const int64_t vector = lanes(p.type);
+        const std::optional<int64_t> innermost = smallest_extent(p.host_extent[0], family, checked);
+        if (!innermost || *innermost >= vector) continue;
+        int best_arg = -1;
+        int64_t best_extent = 4 * vector - 1;
+        for (size_t d = 1; d < p.host_extent.size(); d++) {
+            const int arg = p.acc_arg_of_host_dim[d];
+            bool read = false, broadcast = false;
+            for (const ContractionOperand &o : p.operands) {
+                const bool moves_with = arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[arg];
+                read |= moves_with;
+                broadcast |= !moves_with;
+            }
+            if (!read || !broadcast) continue;
+            const std::optional<int64_t> extent = smallest_extent(p.host_extent[d], family, checked);
+            if (extent && *extent > best_extent) best_extent = *extent, best_arg = arg;
+        }
+        if (best_arg >= 0) moves[p.acc] = best_arg;
+    }
+    return moves;
+}
+
+}  // namespace diet
