@@ -212,7 +212,8 @@ std::vector<std::string> forms_of(const std::string &family) {
         return {"dense/canonical", "dense/inline_sum", "dense/update_on_output", "dense/bias_init", "dense/epilogue_chain",
                 "dense/bias_relu_chain", "dense/split_reduction", "dense/product_func", "dense/transpose_func",
                 "dense/scaled_operand", "dense/flat_1d", "dense/symbolic_k", "dense/sum_of_halves", "dense/two_updates",
-                "layout/NN", "layout/TN", "layout/TT"};
+                "layout/NN", "layout/TN", "layout/TT", "dense/rows_innermost", "dense/rows_innermost_update",
+                "dense/rows_innermost_epilogue"};
     }
     if (family == "bmm") {
         return {"bmm_nt/canonical", "bmm_nt/inline_sum", "bmm_nt/update_on_output",

@@ -236,7 +236,7 @@ TEST_CASE("a dense layer stored rows innermost: vectors moved to the features", 
                          [](const std::vector<int> &v) { return std::vector<int>{v[0], 80}; }};
         };
         const std::string log = check_style(dense, {{1}, {2}, {5}, {16}, {17}, {64}, {70}});
-        CHECK_THAT(log, Catch::Contains("s innermost dimension t (shorter than a vector at some shapes"));
+        CHECK_THAT(log, Catch::Contains("s innermost dimension t (too short for a register tile at some shapes"));
         CHECK_THAT(log, Catch::Contains("where its dimension t is shorter than a vector, vectors along n"));
     }
 }

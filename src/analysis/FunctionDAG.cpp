@@ -424,21 +424,26 @@ void FunctionDAG::classify_matmuls() {
         // output stores them, hosts the kernel; the output and the epilogue read it.
         std::string moved_from;
         const auto move = moves_.find(r.name);
-        if (move != moves_.end() && host_ptr != &r && !wraps_acc && move->second < r.dims()) {
+        if (move != moves_.end() && !wraps_acc && move->second < r.dims()) {
             std::vector<int> order = {move->second};
             for (int a : mapping) if (a != move->second) order.push_back(a);
             moved_from = host_ptr->name + "'s innermost dimension " + host_ptr->func.args()[0] +
-                         " (shorter than a vector at some shapes; " + host_ptr->name + " is a transposing pass)";
-            host_ptr = &r;
-            wraps_acc = true;
-            epilogue.clear();
+                         " (too short for a register tile at some shapes; " + host_ptr->name +
+                         (host_ptr == &r ? "'s passes read the accumulated tiles transposed)" : " is a transposing pass)");
+            // An update on the output keeps its host (the wrapper of its rfactor intermediate is
+            // tiled, stored in this order); any other output reads a wrapper of acc.
+            if (host_ptr != &r) {
+                host_ptr = &r;
+                wraps_acc = true;
+                epilogue.clear();
+            }
             mapping = order;
             host_arg_of_dim = order;
         }
         const FuncNode &host = *host_ptr;
         std::vector<Expr> host_extent;
         if (host.is_output) {
-            for (int d = 0; d < host.dims(); d++) host_extent.push_back(Func(host.func).output_buffer().dim(d).extent());
+            for (int a : host_arg_of_dim) host_extent.push_back(Func(host.func).output_buffer().dim(a).extent());
         } else {
             const std::vector<Expr> by_arg = run_time_extents(*this, host.name);
             if (by_arg.empty()) {
@@ -565,7 +570,8 @@ void FunctionDAG::classify_matmuls() {
                             for (const std::string &n : rnames) all += (all.empty() ? "" : ", then ") + n;
                             return all;
                         }()) + "; " +
-                        (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)"
+                        (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)" +
+                                                  (moved_from.empty() ? std::string() : "; vectors moved off " + moved_from)
                          : !summed_into.empty() ? "read pointwise by " + summed_into + ", tiled through a wrapper computed at root"
                          : !moved_from.empty() ? "vectors moved off " + moved_from + ", tiled through a wrapper computed at root"
                          : wraps_acc ? "read by other stages, tiled through a wrapper computed at root"

@@ -9,6 +9,8 @@ namespace diet {
 
 namespace {
 
+constexpr int64_t kTileVectors = 4;
+
 // The smallest value of a host extent over `shapes`; empty when some shape gives none.
 std::optional<int64_t> smallest_extent(const Halide::Expr &e, const ShapeFamily &family, const std::vector<Shape> &shapes) {
     int64_t least = std::numeric_limits<int64_t>::max();
@@ -21,8 +23,9 @@ std::optional<int64_t> smallest_extent(const Halide::Expr &e, const ShapeFamily 
 }
 
 bool vectors_stay(const MatmulPattern &p) {
-    return !p.host_is_output || p.update_on_output || p.host_wraps_acc || p.vector_period > 0 || p.depth_dim >= 0 ||
-           p.several_updates() || p.host_extent.size() < 2;
+    // An update on a batched output runs its passes per slice (schedule/ApplySchedule.cpp): 2-D only.
+    return !p.host_is_output || (p.update_on_output && p.host_extent.size() != 2) || p.host_wraps_acc ||
+           p.vector_period > 0 || p.depth_dim >= 0 || p.several_updates() || p.host_extent.size() < 2;
 }
 
 }  // namespace
@@ -37,11 +40,13 @@ VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &famil
     VectorMoves moves;
     for (const MatmulPattern &p : dag.matmuls()) {
         if (vectors_stay(p)) continue;
-        const int64_t vector = lanes(p.type);
+        // A register tile is a few vectors wide (the kernels' columns): a dimension of fewer than
+        // kTileVectors vectors at some shape cannot fill one there.
+        const int64_t wide = kTileVectors * lanes(p.type);
         const std::optional<int64_t> innermost = smallest_extent(p.host_extent[0], family, checked);
-        if (!innermost || *innermost >= vector) continue;
+        if (!innermost || *innermost >= wide) continue;
         int best_arg = -1;
-        int64_t best_extent = 4 * vector - 1;
+        int64_t best_extent = wide - 1;
         for (size_t d = 1; d < p.host_extent.size(); d++) {
             const int arg = p.acc_arg_of_host_dim[d];
             bool read = false, broadcast = false;

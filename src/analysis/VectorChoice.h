@@ -1,7 +1,8 @@
 // Which dimension a contraction's vectors run along, when it is not the output's innermost one.
 // The micro-kernels vectorize along the host's innermost storage dimension. An output stored with
 // a dimension innermost that is shorter than a vector at some shapes of the family (a dense layer
-// written o(t, n) with T in [1, 128]) would fill 1 of 16 lanes at T = 1: there the kernel is
+// written o(t, n) with T in [1, 128]) would fill 1 of 16 lanes at T = 1 (and 16 rows measured
+// 0.56-0.6x the canonical order, apps/results/cpu/rows_innermost): there the kernel is
 // better tiled on a wrapper of the accumulator, stored with a long dimension innermost, and the
 // output (with its epilogue) left to the stage rules as a transposing pass over that wrapper.
 #pragma once
@@ -15,12 +16,14 @@
 namespace diet {
 
 // Heuristic ("vectors along a full dimension"): for each contraction whose output host is stored
-// with a dimension innermost that is shorter than `lanes(type)` at some shape (among `shapes` and
-// the family's smallest), the accumulator argument of another host dimension that is at least
-// four vectors long at every such shape and along which some operand is a broadcast (a dense
-// layer's features, not a batch); the longest such. Outputs whose innermost dimension always
-// fills a vector, updates on an output, grouped or deep-tiled contractions and several updates
-// are left as they are.
+// with a dimension innermost that is shorter than four vectors of `lanes(type)` at some shape
+// (among `shapes` and the family's smallest: too short for a register tile's columns), the
+// accumulator argument of another host dimension that is at least four vectors long at every such
+// shape and along which some operand is a broadcast (a dense layer's features, not a batch); the
+// longest such. Outputs whose innermost dimension always
+// fills a register tile, updates on a batched output, grouped or deep-tiled contractions and
+// several updates are left as they are. (A 2-D update on the output keeps the output as its host:
+// the wrapper its tiles fill is stored in the moved order, and the output's two passes read it.)
 VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &family, const std::vector<Shape> &shapes,
                                 const std::function<int(const Halide::Type &)> &lanes);
 

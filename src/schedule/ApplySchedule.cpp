@@ -148,6 +148,30 @@ private:
         return applied;
     }
 
+    // A pass over a 2-D output whose contraction's vectors were moved to its dimension 1
+    // (MatmulPattern::moved_vector_arg), reading the wrapper stored dimension 1 innermost: where
+    // dimension 0 is shorter than a vector, vectors along dimension 1 (the wrapper read densely,
+    // strided stores; serial: fewer than a vector of rows is too little work to share); elsewhere vector x vector blocks, the block's rows unrolled (Halide loads
+    // whole vectors of the wrapper and transposes them in registers), parallel over columns of
+    // blocks (one task per column of the output would be a task per vector at T = 16).
+    void transposed_output_pass(const FuncRef &out, StageRef &st, const StageNode &s, int lanes) {
+        if (lanes <= 1 || s.loops.size() != 2 || s.loops[0].is_rvar || s.loops[1].is_rvar) {
+            default_cpu_stage(st, s, lanes);
+            return;
+        }
+        const std::string inner = s.loops[0].name, outer = s.loops[1].name;
+        StageRef short_rows = w_.specialize(st, w_.at_most(w_.output_extent(out, 0), lanes - 1));
+        w_.split(short_rows, outer, outer + "_vo", outer + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.vectorize(short_rows, outer + "_vi");
+        w_.reorder(short_rows, {outer + "_vi", inner, outer + "_vo"});
+        w_.split(st, inner, inner + "_vo", inner + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.vectorize(st, inner + "_vi");
+        w_.split(st, outer, outer + "_bo", outer + "_bi", lanes, TailStrategy::GuardWithIf);
+        w_.unroll(st, outer + "_bi");
+        w_.reorder(st, {inner + "_vi", outer + "_bi", inner + "_vo", outer + "_bo"});
+        w_.parallel(st, outer + "_bo");
+    }
+
     // A pass over a batched output (its init, or `out += wrapper` of an update on the output):
     // the innermost loop vectorized (guarded tail), the outermost batch loop parallel in groups
     // of `slices_per_task` slices (a slice of a small shape is too little work for one task).
@@ -252,6 +276,14 @@ private:
             StageRef upd = w_.stage(out, 1, host_stages[1]);
             acc = w_.rfactor_all(upd, p.acc + "_acc");
             host = w_.wrapper(acc, out);
+            if (p.moved_vector_arg >= 0) {
+                // Vectors moved off the output's innermost dimension: the tiles fill the wrapper
+                // in that order; the output's passes read it transposed.
+                std::vector<std::string> natural, storage;
+                for (const Var &v : host.func.args()) natural.push_back(v.name());
+                for (int a : p.host_arg_of_dim) storage.push_back(natural.at(a));
+                w_.reorder_storage(host, storage);
+            }
             // Batched on the CPU: the wrapper is computed per slice of the outermost batch
             // dimension, inside the output's parallel update loop (its tiles serial there): a
             // slice stays in cache and no output-sized buffer is allocated (and page-faulted) per
@@ -274,6 +306,7 @@ private:
                 StageRef st = w_.stage(out, sn.index, sn);
                 if (gpu_) default_gpu_stage(st, sn);
                 else if (serial_tasks_) batched_output_pass(st, sn, lanes_of(dag_.node(p.host)), slices_per_task);
+                else if (p.moved_vector_arg >= 0) transposed_output_pass(out, st, sn, lanes_of(dag_.node(p.host)));
                 else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));
             }
         }
