@@ -12,6 +12,40 @@ using StageRef = ScheduleWriter::StageRef;
 
 namespace {
 
+// Heuristic: a math library call (tanh, exp, log: a scalar call per lane in Halide 14's x86
+// codegen) costs about as much as this many plain arithmetic points when deciding whether a pass
+// is worth sharing among cores (GELU's tanhf measured about 15 ns per element, a vectorized
+// arithmetic point a few tenths of a ns; 16 left a GELU pass of 1536 points serial, 0.35-0.5x
+// the canonical form's tile-fused GELU at T = 1-2).
+constexpr int64_t kPointsPerMathCall = 64;
+
+// The math library calls one point of `f` makes, through the pure Funcs it reads (inlined or not:
+// an overestimate only shares a pass sooner), a few levels deep.
+int64_t math_calls_per_point(const FunctionDAG &dag, const Internal::Function &f, int depth = 0) {
+    struct Counter : Internal::IRVisitor {
+        const FunctionDAG *dag = nullptr;
+        int depth = 0;
+        int64_t calls = 0;
+        using IRVisitor::visit;
+        void visit(const Internal::Call *c) override {
+            if (c->call_type == Internal::Call::PureExtern) calls++;
+            if (c->call_type == Internal::Call::Halide && depth < 4 && dag->has(c->name)) {
+                const FuncNode &callee = dag->node(c->name);
+                if (!callee.has_updates() && !callee.is_extern && callee.func.has_pure_definition()) {
+                    calls += math_calls_per_point(*dag, callee.func, depth + 1);
+                }
+            }
+            IRVisitor::visit(c);
+        }
+    } counter;
+    counter.dag = &dag;
+    counter.depth = depth;
+    if (f.has_pure_definition()) {
+        for (const Expr &e : f.definition().values()) e.accept(&counter);
+    }
+    return counter.calls;
+}
+
 constexpr int kVectorsPerReductionStep = 4;
 constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
 
@@ -71,7 +105,8 @@ private:
             std::vector<std::string> order = {y + "_vi", args[0], y + "_vo"}, outer = {y + "_vo"};
             for (size_t d = 2; d < args.size(); d++) order.push_back(args[d]), outer.push_back(args[d]);
             w_.reorder(short_rows, order);
-            fused_parallel_unless_small(w_, short_rows, outer, n.name + "_cols_", stage_points(n, 0, 1));
+            fused_parallel_unless_small(w_, short_rows, outer, n.name + "_cols_",
+                                        stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
             notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
                              y + " (strided stores).");
         }
@@ -144,7 +179,8 @@ private:
         // The group's points: the root's, times the reduction's steps for an update, times the
         // group's Funcs (members cost about as much).
         const std::optional<SizeExpr> points =
-            stage_points(n, update ? (int)n.stages.size() - 1 : 0, 1 + (int64_t)g.members.size());
+            stage_points(n, update ? (int)n.stages.size() - 1 : 0,
+                         (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
         if (!outer.empty()) {
             const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points);
             if (tile_var.empty()) tile_var = par;
