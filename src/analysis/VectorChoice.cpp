@@ -47,7 +47,11 @@ VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &famil
         if (!innermost || *innermost >= wide) continue;
         int best_arg = -1;
         int64_t best_extent = wide - 1;
-        for (size_t d = 1; d < p.host_extent.size(); d++) {
+        // Only the output's dimension 1: the output then reads the accumulator with its
+        // dimensions 0 and 1 swapped, which the stage rules run as vector x vector blocks (a move
+        // to an outer dimension, a convolution's channels behind its image rows, would leave the
+        // output a pass of gathers).
+        for (size_t d = 1; d < std::min<size_t>(2, p.host_extent.size()); d++) {
             const int arg = p.acc_arg_of_host_dim[d];
             bool read = false, broadcast = false;
             for (const ContractionOperand &o : p.operands) {

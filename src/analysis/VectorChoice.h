@@ -18,9 +18,9 @@ namespace diet {
 // Heuristic ("vectors along a full dimension"): for each contraction whose output host is stored
 // with a dimension innermost that is shorter than four vectors of `lanes(type)` at some shape
 // (among `shapes` and the family's smallest: too short for a register tile's columns), the
-// accumulator argument of another host dimension that is at least four vectors long at every such
-// shape and along which some operand is a broadcast (a dense layer's features, not a batch); the
-// longest such. Outputs whose innermost dimension always
+// accumulator argument of the host's dimension 1 when that is at least four vectors long at every
+// such shape and some operand is a broadcast along it (a dense layer's features, not a batch).
+// Outputs whose innermost dimension always
 // fills a register tile, updates on a batched output, grouped or deep-tiled contractions and
 // several updates are left as they are. (A 2-D update on the output keeps the output as its host:
 // the wrapper its tiles fill is stored in the moved order, and the output's two passes read it.)
