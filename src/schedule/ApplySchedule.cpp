@@ -148,6 +148,15 @@ private:
         return applied;
     }
 
+    // A wrapper the kernel tiles, stored with its arguments in the pattern's host order
+    // (MatmulPattern::host_arg_of_dim); nothing when that is its own order.
+    void store_in_host_order(const FuncRef &host, const MatmulPattern &p) {
+        std::vector<std::string> natural, storage;
+        for (const Var &v : host.func.args()) natural.push_back(v.name());
+        for (int a : p.host_arg_of_dim) storage.push_back(natural.at(a));
+        if (!p.host_arg_of_dim.empty() && storage != natural) w_.reorder_storage(host, storage);
+    }
+
     // A pass over a 2-D output whose contraction's vectors were moved to its dimension 1
     // (MatmulPattern::moved_vector_arg), reading the wrapper stored dimension 1 innermost: where
     // dimension 0 is shorter than a vector, vectors along dimension 1 (the wrapper read densely,
@@ -262,10 +271,7 @@ private:
             w_.compute_root(host);
             host_stages = stages_of(host.func.function());
             // Stored in the order its reader tiles it (a sum of contractions: the host's order).
-            std::vector<std::string> natural, storage;
-            for (const Var &v : host.func.args()) natural.push_back(v.name());
-            for (int a : p.host_arg_of_dim) storage.push_back(natural.at(a));
-            if (!p.host_arg_of_dim.empty() && storage != natural) w_.reorder_storage(host, storage);
+            store_in_host_order(host, p);
             // Its readers read the wrapper now: a later wrapper of acc for one of them (a second
             // contraction's operand panel) wraps this one, or it would bypass it.
             refs_.at(p.acc) = host;
@@ -276,14 +282,9 @@ private:
             StageRef upd = w_.stage(out, 1, host_stages[1]);
             acc = w_.rfactor_all(upd, p.acc + "_acc");
             host = w_.wrapper(acc, out);
-            if (p.moved_vector_arg >= 0) {
-                // Vectors moved off the output's innermost dimension: the tiles fill the wrapper
-                // in that order; the output's passes read it transposed.
-                std::vector<std::string> natural, storage;
-                for (const Var &v : host.func.args()) natural.push_back(v.name());
-                for (int a : p.host_arg_of_dim) storage.push_back(natural.at(a));
-                w_.reorder_storage(host, storage);
-            }
+            // Vectors moved off the output's innermost dimension: the tiles fill the wrapper in
+            // that order; the output's passes read it transposed.
+            store_in_host_order(host, p);
             // Batched on the CPU: the wrapper is computed per slice of the outermost batch
             // dimension, inside the output's parallel update loop (its tiles serial there): a
             // slice stays in cache and no output-sized buffer is allocated (and page-faulted) per
