@@ -6,6 +6,8 @@
 //   bt:  dims (k, j, b), extents (D, T, B)
 //   out: dims (j, i, b), extents (T, T, B)
 //   out(j, i, b) = sum_k a(k, i, b) * bt(k, j, b),   k in [0, D)
+//   With lhs_transposed=true, a is stored with its rows innermost: dims (i, k, b), extents
+//   (T, D, B) (transposed queries; the emitted-generator test builds it).
 //
 // batch_matmul_nn (P * V):
 //   a:   dims (k, i, b), extents (T, T, B)
@@ -24,6 +26,7 @@ class BatchMatmulNT : public Generator<BatchMatmulNT> {
 public:
     GeneratorParam<int> D{"D", 64};
     GeneratorParam<int> B{"B", 192};
+    GeneratorParam<bool> lhs_transposed{"lhs_transposed", false};
 
     Input<Buffer<float>> a{"a", 3};
     Input<Buffer<float>> bt{"bt", 3};
@@ -37,7 +40,7 @@ public:
         RDom k(0, (int)D, "k");
 
         acc(j, i, b) = 0.0f;
-        acc(j, i, b) += a(k, i, b) * bt(k, j, b);
+        acc(j, i, b) += (lhs_transposed ? a(i, k, b) : a(k, i, b)) * bt(k, j, b);
         out(j, i, b) = acc(j, i, b);
 
         // Estimates.  With an autoscheduler they are symbolic in T (that is the
@@ -48,11 +51,15 @@ public:
         // here, at T's own estimate.
         T.set_estimate(64);
         Expr t = auto_schedule ? Expr(T) : Expr(64);
-        a.set_estimates({{0, (int)D}, {0, t}, {0, (int)B}});
+        if (lhs_transposed) {
+            a.set_estimates({{0, t}, {0, (int)D}, {0, (int)B}});
+        } else {
+            a.set_estimates({{0, (int)D}, {0, t}, {0, (int)B}});
+        }
         bt.set_estimates({{0, (int)D}, {0, t}, {0, (int)B}});
         out.set_estimates({{0, t}, {0, t}, {0, (int)B}});
 
-        if (!auto_schedule) {
+        if (!auto_schedule && !lhs_transposed) {
             // Plain hand schedule: per batch, transpose bt so that j is unit
             // stride, then vectorize acc over j.
             const int vec = natural_vector_size<float>();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # HL_DIET_EMIT_GENERATOR end to end, through GenGen's command line:
-#   1. build dense (K=64 N=200) and batch_matmul_nn (B=4 D=16) with the plugin, emitting a generator .cpp
+#   1. build dense (K=64 N=200), batch_matmul_nn (B=4 D=16) and batch_matmul_nt with transposed queries
+#      (B=4 D=16) with the plugin, emitting a generator .cpp
 #   2. compile the emitted .cpp with GenGen.cpp and run it WITHOUT the plugin (-e static_library,h)
 #   3. link both static libraries into emit_generator_check.cpp: bit-identical outputs at T = 1, 7, 64, 128, 200
 #   4. negative: a pipeline reading an embedded Buffer gives the printer's clear message and no file
@@ -44,6 +45,11 @@ one() {
 one dense "$dense" dense "-DDIET_PIPE_DENSE -DDIET_K=64 -DDIET_N=200" K=64 N=200
 one bmm_nn "$bmm" batch_matmul_nn "-DDIET_PIPE_BMM_NN -DDIET_B=4 -DDIET_D=16" B=4 D=16
 grep -q "argument order identical" "$dir/bmm_nn/check.out" || fail "batch_matmul_nn: the argument order differs"
+# Transposed queries: the dot-product kernels gather a along the reduction, and at T = 1 run under
+# specialize(a.stride.1 == 1), which the emitted schedule must name from the pipeline's reads of a.
+one bmm_nt_lhs_t "$bmm" batch_matmul_nt "-DDIET_PIPE_BMM_NT_LHS_T -DDIET_B=4 -DDIET_D=16" B=4 D=16 lhs_transposed=true
+grep -q 'diet_pipeline_variable("a.stride.1")' "$dir/bmm_nt_lhs_t/emitted.cpp" ||
+    fail "batch_matmul_nt, transposed queries: the emitted schedule has no specialization on a.stride.1"
 
 # Negative: an embedded Buffer (a constant lookup table) is something the printer refuses.
 cat > "$dir/neg.cpp" <<'CPP'

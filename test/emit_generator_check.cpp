@@ -3,7 +3,8 @@
 // T and requires bit-identical outputs (and agreement with a plain C++ reference).
 // Arguments are passed by name through each library's metadata (`_argv` entry points), so the check
 // does not depend on the two signatures' argument order; it prints both orders.
-// Compile with -DDIET_PIPE_DENSE -DDIET_K=.. -DDIET_N=.. or -DDIET_PIPE_BMM_NN -DDIET_B=.. -DDIET_D=..,
+// Compile with -DDIET_PIPE_DENSE -DDIET_K=.. -DDIET_N=.., or -DDIET_PIPE_BMM_NN (or
+// -DDIET_PIPE_BMM_NT_LHS_T: scores with transposed queries) -DDIET_B=.. -DDIET_D=..,
 // and -DORIG=<function name> -DEMIT=<function name>.
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
@@ -95,8 +96,20 @@ int main() {
             for (int k = 0; k < T; k++) s += (double)a(k, i, b) * bn(j, k, b);
             return s;
         };
+#elif defined(DIET_PIPE_BMM_NT_LHS_T)
+        const int B = DIET_B, D = DIET_D;
+        Buf a(T, D, B), bt(D, T, B), y0(T, T, B), y1(T, T, B);
+        fill(a, rng);
+        fill(bt, rng);
+        in = {{"a", &a}, {"bt", &bt}};
+        const char *out_name = "out";
+        auto reference = [&](int j, int i, int b) {
+            double s = 0;
+            for (int k = 0; k < D; k++) s += (double)a(i, k, b) * bt(k, j, b);
+            return s;
+        };
 #else
-#error "define DIET_PIPE_DENSE or DIET_PIPE_BMM_NN"
+#error "define DIET_PIPE_DENSE, DIET_PIPE_BMM_NN or DIET_PIPE_BMM_NT_LHS_T"
 #endif
         y0.fill(std::nanf(""));
         y1.fill(-std::nanf(""));

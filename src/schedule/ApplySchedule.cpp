@@ -3,6 +3,7 @@
 #include "common/Errors.h"
 #include "schedule/ApplyGroups.h"
 #include "schedule/CpuTiling.h"
+#include "schedule/GatherStrides.h"
 #include "schedule/GpuTiling.h"
 #include "space/GpuSpace.h"
 #include "schedule/OperandStaging.h"
@@ -66,6 +67,7 @@ private:
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
+    std::vector<SizeExpr> dense_strides_;    // its gathered inputs' strides along the reduction (GatherStrides.h)
     std::vector<SizeExpr> leaf_extents_;     // the same, for the dispatch leaves' boxes (apply_in_groups changes the former)
     int64_t group_cols_ = 0;                 // > 0: the vector dimension tiled in groups this wide (apply_in_groups)
     std::vector<SizeExpr> kernel_extents_;   // the same in kernel order
@@ -262,6 +264,8 @@ private:
         const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
         const auto output_ident = [&](const std::string &buffer) { return output_buffer_ident(dag_, lookup, buffer); };
         for (const Expr &e : p.host_extent) host_extents_.push_back(w_.run_time_size(e, output_ident));
+        dense_strides_.clear();
+        for (const Expr &e : gathered_reduction_strides(dag_, p)) dense_strides_.push_back(w_.run_time_size(e, output_ident));
         kernel_extents_.clear();
         for (int d : kernel_dims_) kernel_extents_.push_back(host_extents_.at(d));
         std::vector<StageNode> host_stages = dag_.node(p.host).stages, acc_stages = dag_.node(p.acc).stages;
@@ -563,6 +567,24 @@ private:
                 if (t.cols <= min_cols && t.rows <= min_rows && t.depth <= min_depth && !gpu_) break;
             }
         }
+        // Dot kernels gathering an input along the reduction: each one-row variant is preceded by
+        // its copy for that input stored densely along it (schedule/GatherStrides.h), where the
+        // gathers become dense loads (rows of the output hold one element then, T = 1).
+        std::vector<bool> dense_copy(variants.size(), false);
+        if (!gpu_ && k.cpu.dot && !dense_strides_.empty() && !exact) {
+            std::vector<TileVariant> chain;
+            std::vector<bool> copies;
+            for (const TileVariant &t : variants) {
+                if (t.rows == 1) {
+                    chain.push_back(t);
+                    copies.push_back(true);
+                }
+                chain.push_back(t);
+                copies.push_back(false);
+            }
+            variants = chain;
+            dense_copy = copies;
+        }
         // Conditions already specialized on: a host extent that is a constant (the hidden width of
         // an MLP's first layer) decides some of them before run time, and Halide hands back the
         // existing specialization for a condition it has seen (already tiled: "n_v is already used").
@@ -574,6 +596,9 @@ private:
             bool last = i + 1 == variants.size();
             if (!last) {
                 std::vector<Condition> cs;
+                if (dense_copy[i]) {
+                    for (const SizeExpr &stride : dense_strides_) cs.push_back(w_.equal_to(stride, 1));
+                }
                 if (t.cols > 1) cs.push_back(w_.at_least(host_extents_.at(0), t.cols));
                 if (t.rows > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[1]), t.rows));
                 if (t.depth > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[2]), t.depth));

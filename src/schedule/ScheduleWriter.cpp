@@ -151,7 +151,7 @@ SizeExpr ScheduleWriter::output_extent(const FuncRef &output, int dim) {
 namespace {
 
 // Declared once in the source: apply_schedule_<name> receives the Pipeline only, so a scalar
-// parameter (or an input buffer's bound) a condition compares is found in its definitions.
+// parameter (or an input buffer's bound or stride) a condition compares is found in its definitions.
 const char *kPipelineVariableLambda = R"(auto diet_pipeline_variable = [&pipeline](const std::string &name) {
     struct Finder : ::Halide::Internal::IRVisitor {
         std::string name;
@@ -159,6 +159,15 @@ const char *kPipelineVariableLambda = R"(auto diet_pipeline_variable = [&pipelin
         using ::Halide::Internal::IRVisitor::visit;
         void visit(const ::Halide::Internal::Variable *op) override {
             if (op->name == name && op->param.defined()) found = op;
+        }
+        // An input buffer's stride ("q.stride.1") appears in no definition: made from its reads.
+        void visit(const ::Halide::Internal::Call *op) override {
+            ::Halide::Internal::IRVisitor::visit(op);
+            if (found.defined() || !op->param.defined() || !op->param.is_buffer()) return;
+            const std::string prefix = op->param.name() + ".stride.";
+            if (name.compare(0, prefix.size(), prefix) == 0) {
+                found = ::Halide::Internal::Variable::make(::Halide::Int(32), name, op->param);
+            }
         }
     } finder;
     finder.name = name;

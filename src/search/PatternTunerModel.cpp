@@ -32,10 +32,7 @@ double PatternTuner::predicted_throughput(size_t k, size_t s) {
 
 double PatternTuner::heuristic_throughput(size_t k, const std::vector<int64_t> &extents) const {
     // Before the model has data: the analytic heuristic, in arbitrary units (named prior).
-    MatmulExtents one;
-    one.host_extents = {extents};
-    one.reduction_max = ext_.reduction_max;
-    return heuristic_score(space_[k], one, workers_);
+    return heuristic_score(space_[k], extents_at_one_shape(ext_, extents), workers_);
 }
 
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,

@@ -69,9 +69,7 @@ std::vector<size_t> heuristic_kind_per_shape(const std::vector<MicroKernel> &spa
             best.push_back(best_of[0] ? *best_of[0] : *best_of[1]);
             continue;
         }
-        MatmulExtents one;
-        one.host_extents = {e};
-        one.reduction_max = ext.reduction_max;
+        const MatmulExtents one = extents_at_one_shape(ext, e);
         best.push_back(heuristic_score(space[*best_of[1]], one, workers) > heuristic_score(space[*best_of[0]], one, workers)
                            ? *best_of[1]
                            : *best_of[0]);
@@ -132,16 +130,17 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured
     // and seeds a tuning run's predictions. Rejected files are named once, and Diet goes on.
     std::unique_ptr<BaseModel> base;
-    // Packed integer kernels (CpuKernel::k_pack) and deep tiles (CpuKernel::depth) are not in the
-    // shipped model's training data, and its features do not tell packed from unpacked: the
-    // heuristic ranks those pipelines.
+    // Packed integer kernels (CpuKernel::k_pack), deep tiles (CpuKernel::depth) and dot kernels
+    // that gather an operand (gathered_along_reduction) are not in the shipped model's training
+    // data, and its features do not tell them apart from the others: the heuristic ranks those
+    // pipelines.
     const auto unseen_by_model = [](const KernelChoice &k) {
-        return packed_reduction_factor(k.pattern) > 1 || k.pattern.depth_dim > 0;
+        return packed_reduction_factor(k.pattern) > 1 || k.pattern.depth_dim > 0 || dot_kernels_gather(k.pattern);
     };
     const bool unseen = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
     if (unseen && opts.trials == 0 && opts.base_model != "none") {
-        std::cerr << "[diet] packed integer kernels or deep register tiles: the heuristic ranks them (the shipped cost "
-                     "model has not seen them)\n";
+        std::cerr << "[diet] packed integer kernels, deep register tiles or gathering dot-product kernels: the "
+                     "heuristic ranks them (the shipped cost model has not seen them)\n";
     }
     if (!on_gpu && opts.model_features == "kernel" && !unseen) {  // it reads loop-nest features only
         const std::string path = base_model_path(opts.base_model, target);

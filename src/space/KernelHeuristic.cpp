@@ -19,6 +19,14 @@ double redundancy(int64_t extent, int64_t tile) {
     return (double)(tiles * tile) / (double)extent;
 }
 
+// Heuristic: a vector a dot-product kernel gathers lane by lane (gathered_along_reduction) costs
+// as many dense vector loads as it has lanes (a scalar load and an insert per lane). Checked on
+// attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
+// apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
+// by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
+// (at half this cost, T = 38).
+double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
+
 double busy_fraction(int64_t units, int workers) {
     if (units <= 0) return 0.0;
     int64_t waves = (units + workers - 1) / workers;
@@ -47,7 +55,8 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             const CpuKernel &c = k.cpu;
             // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
             // each tile ends with (about log2(lanes) + 2 steps per accumulator).
-            intensity = (double)t.cols * t.rows / (t.cols + t.rows);
+            const double row_load = e.dot_gathered_rows ? gathered_vector_loads(c.vector_width) : 1.0;
+            intensity = (double)t.cols * t.rows / (t.cols + t.rows * row_load);
             const double steps = (double)e.reduction_max / (c.vector_width * c.k_pack);
             intensity *= steps / (steps + std::log2((double)c.vector_width) + 2.0);
             // Nothing is staged: each tile streams its operand rows and columns from L2 or

@@ -127,9 +127,17 @@ std::optional<int64_t> family_reduction_max(const MatmulPattern &p, const ShapeF
     return most;
 }
 
+MatmulExtents extents_at_one_shape(const MatmulExtents &e, const std::vector<int64_t> &host_extents) {
+    MatmulExtents one = e;
+    one.host_extents = {host_extents};
+    one.reduction_points.clear();
+    return one;
+}
+
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
     e.vector_operands_only = p.depth_dim > 0;
+    e.dot_gathered_rows = dot_kernels_gather(p);
     for (const Shape &s : shapes) {
         // In the kernel's order (vectors, rows, the rest): what the tile variants are sized on.
         std::vector<int64_t> ext;
@@ -507,12 +515,24 @@ bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o)
     return !steps || *steps > kInPlaceBroadcastSteps;
 }
 
+bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o) {
+    return o.vector_arg < 0 && o.vector_period == 0 && !o.unit_stride_reduction && o.reduction_arg > 0 &&
+           !o.computed && !copied_reduction_major(p, o);
+}
+
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
     if (lanes < 4 || !k || *k % lanes != 0) return false;
+    // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
     return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-        return (o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed;
+        return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) ||
+               (packed_reduction_factor(p) == 1 && gathered_along_reduction(p, o));
     });
+}
+
+bool dot_kernels_gather(const MatmulPattern &p) {
+    return std::any_of(p.operands.begin(), p.operands.end(),
+                       [&](const ContractionOperand &o) { return gathered_along_reduction(p, o); });
 }
 
 std::vector<MicroKernel> enumerate_gpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const GpuLimits &lim) {

@@ -98,12 +98,16 @@ struct MatmulExtents {
     int64_t reduction_max = 1;                        // largest reduction extent over the family
     std::vector<int64_t> reduction_points;            // per training shape (empty: not evaluable)
     bool vector_operands_only = false;                // MatmulPattern::depth_dim is set: no broadcast operand
+    bool dot_gathered_rows = false;                   // dot kernels gather their row operand (dot_kernels_gather)
 };
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
 ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
 
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
+// `e` at one shape (host extents in the kernel's order), the pattern's flags kept: what the
+// heuristic scores per shape.
+MatmulExtents extents_at_one_shape(const MatmulExtents &e, const std::vector<int64_t> &host_extents);
 // The reduction points of every contraction update at `s`; unset when one is not evaluable.
 std::optional<int64_t> reduction_points_at(const MatmulPattern &p, const Shape &s);
 // Heuristic: the most reduction points over the family, taken at the largest value of every shape
@@ -111,8 +115,19 @@ std::optional<int64_t> reduction_points_at(const MatmulPattern &p, const Shape &
 std::optional<int64_t> family_reduction_max(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
 
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
-// Whether the space holds dot-product kernels for this contraction (CpuKernel::dot).
+// Whether the space holds dot-product kernels for this contraction (CpuKernel::dot): every
+// operand is read densely along the reduction (in place or from a reduction-major copy), or is
+// a broadcast operand read in place across it (gathered_along_reduction).
 bool dot_kernels_apply(const MatmulPattern &p, int lanes);
+// The broadcast operand read in place with another dimension innermost than the reduction (a
+// transposed A over a short reduction, q(i, d, b): not copied_reduction_major): the dot-product
+// kernels load each vector of its reduction steps lane by lane (Halide 14 scalarizes a load of a
+// run-time stride), a cost the heuristic counts (MatmulExtents::dot_gathered_rows). At small
+// outputs that is still cheaper than the column kernels' narrowest tiles: one chain of dependent
+// multiply-adds per output over the whole reduction.
+bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
+// Some operand is gathered_along_reduction.
+bool dot_kernels_gather(const MatmulPattern &p);
 // The broadcast operand (no vector argument) stored with another dimension innermost than the
 // reduction (a transposed A, `a(m, k)`), read in that role alone, over more reduction steps than
 // a tile's lines of it keep in L1 (or an unknown number): every CPU kernel reads it from a
