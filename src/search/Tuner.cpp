@@ -134,8 +134,11 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     // that gather an operand (gathered_along_reduction) are not in the shipped model's training
     // data, and its features do not tell them apart from the others: the heuristic ranks those
     // pipelines.
-    const auto unseen_by_model = [](const KernelChoice &k) {
-        return packed_reduction_factor(k.pattern) > 1 || k.pattern.depth_dim > 0 || dot_kernels_gather(k.pattern);
+    const auto unseen_by_model = [&](const KernelChoice &k) {
+        const MatmulPattern &p = k.pattern;
+        // Gathering dot-product kernels only where the space holds dot-product kernels at all.
+        const bool gathering_dots = dot_kernels_gather(p) && dot_kernels_apply(p, cpu.lanes(p.type));
+        return packed_reduction_factor(p) > 1 || p.depth_dim > 0 || gathering_dots;
     };
     const bool unseen = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
     if (unseen && opts.trials == 0 && opts.base_model != "none") {

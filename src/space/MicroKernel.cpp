@@ -524,9 +524,10 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
     if (lanes < 4 || !k || *k % lanes != 0) return false;
     // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
+    const bool may_gather = packed_reduction_factor(p) == 1;
     return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
         return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) ||
-               (packed_reduction_factor(p) == 1 && gathered_along_reduction(p, o));
+               (may_gather && gathered_along_reduction(p, o));
     });
 }
 
