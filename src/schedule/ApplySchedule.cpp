@@ -61,6 +61,7 @@ private:
     int gpu_sms_;  // tile variants on a GPU: gpu_variant_for's rule (space/MicroKernel.h)
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
+    bool host_region_inferred_ = false;  // the host is not the output: its region comes from its readers
     // No operand that moves with the vectors reads the batch dimensions (the weights of a dense
     // layer over a batch of sequences): the batch loops run inside the panels' (batch_inside_panels).
     bool batch_inside_panels_ = false;
@@ -257,6 +258,7 @@ private:
         const FuncRef out = ref(p.host);  // a copy: refs_ may be re-pointed below
         FuncRef host = out, acc = ref(p.acc);
         serial_tasks_ = false;
+        host_region_inferred_ = !p.host_is_output || p.host_wraps_acc || p.update_on_output;
         kernel_dims_ = p.kernel_dims();
         batch_inside_panels_ = batch_inside_panels(p);
         reduction_ = kc.reduction;
@@ -627,10 +629,12 @@ private:
                 tile_acc_init(w_, is, t, nm, false);
                 for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
             } else if (k.cpu.dot) {
-                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_);
+                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_,
+                              host_region_inferred_);
                 tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
             } else {
-                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_);
+                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_,
+                              host_region_inferred_);
                 tile_acc_init(w_, is, t, nm, true);
                 for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
             }

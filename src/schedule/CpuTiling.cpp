@@ -12,7 +12,8 @@ using FuncRef = ScheduleWriter::FuncRef;
 // panel_tiles tiles along the vectors, and the panels, row tiles and batch fused into the
 // parallel task loop, `grain` iterations per thread-pool task.
 void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                   const std::string &task, const SizeExpr &grain, bool parallel, bool batch_inside_panels) {
+                   const std::string &task, const SizeExpr &grain, bool parallel, bool batch_inside_panels,
+                   bool region_inferred) {
     w.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
     w.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
     w.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
@@ -34,12 +35,23 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
     }
     order.insert(order.end(), outer.begin(), outer.end());
     w.reorder(hs, order);
-    // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
-    // would otherwise spend more time in the thread pool than computing. The guard this
-    // split adds is around whole tiles, never inside the compute loops.
-    const std::string fused = fuse_loops(w, hs, outer[0], {outer.begin() + 1, outer.end()}, task);
-    w.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
-    if (parallel) w.parallel(hs, fused + "_o");
+    if (region_inferred && outer.size() > 1) {
+        // Fused, the outer index is `task / max(inner extent, 1)`. Where the host's extents are
+        // inferred from its readers (a Func computed at root), Halide 14 cannot prove that inner
+        // extent positive, bounds the quotient by +-(tasks - 1), and the host's producers are
+        // then required (and read) at negative coordinates: "Input buffer accessed at -3".
+        // So the loops stay apart: the outermost is parallel, the innermost, named as the
+        // fused loop's tasks would be, is where the operands' panels are computed.
+        w.rename(hs, outer[0], task + "_i");
+        if (parallel) w.parallel(hs, outer.back());
+    } else {
+        // The parallel loop runs `grain` tasks per thread-pool task: tiny tiles (small shapes)
+        // would otherwise spend more time in the thread pool than computing. The guard this
+        // split adds is around whole tiles, never inside the compute loops.
+        const std::string fused = fuse_loops(w, hs, outer[0], {outer.begin() + 1, outer.end()}, task);
+        w.split(hs, fused, fused + "_o", fused + "_i", grain, TailStrategy::GuardWithIf);
+        if (parallel) w.parallel(hs, fused + "_o");
+    }
     if (t.vectors > 0) {
         w.split(hs, "n_v", "n_vo", "n_vi", t.vector_lanes, TailStrategy::RoundUp);
         w.vectorize(hs, "n_vi");

@@ -20,9 +20,11 @@ using ContractionUpdates = std::vector<ScheduleWriter::StageRef>;
 // The host's tiling for one tile variant (the accumulator is computed per panel tile, n_p). With
 // `batch_inside_panels` the batch loops run inside the panels' (no operand moving with the vectors
 // reads the batch); `parallel`: the task loop is parallel (else inside a consumer's parallel loop).
+// `region_inferred`: the host is not the pipeline's output, so Halide infers its region from its
+// readers and the task loops are not fused (see tile_host_cpu).
 void tile_host_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const CpuKernel &k,
                    const ContractionLoopNames &nm, const std::string &task, const SizeExpr &grain, bool parallel,
-                   bool batch_inside_panels);
+                   bool batch_inside_panels, bool region_inferred);
 
 // The accumulator's pure definition on one tile (in its own loop order): vectors (`cpu`) or
 // registers (a GPU thread's), unrolled.

@@ -317,6 +317,12 @@ void ScheduleWriter::fuse(StageRef &s, const std::string &inner, const std::stri
     emit(s.ident + ".fuse(" + var(s, inner) + ", " + var(s, outer) + ", " + var(s, fused) + ");");
 }
 
+void ScheduleWriter::rename(StageRef &s, const std::string &old, const std::string &renamed) {
+    if (s.rvars.count(old)) s.rvars.insert(renamed);
+    s.stage.rename(handle(s, old), handle(s, renamed));
+    emit(s.ident + ".rename(" + var(s, old) + ", " + var(s, renamed) + ");");
+}
+
 void ScheduleWriter::reorder(StageRef &s, const std::vector<std::string> &vars) {
     std::vector<VarOrRVar> hs;
     std::vector<std::string> ids;

@@ -75,6 +75,7 @@ public:
     void split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
                const SizeExpr &factor, Halide::TailStrategy tail);
     void fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused);
+    void rename(StageRef &s, const std::string &old, const std::string &renamed);
     void reorder(StageRef &s, const std::vector<std::string> &innermost_first);
     void vectorize(StageRef &s, const std::string &v);
     // The update is an associative reduction Halide may vectorize across its RVars (the lanes
