@@ -4,6 +4,7 @@
 
 #include "search/Evolution.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -133,4 +134,38 @@ TEST_CASE("the search is deterministic for a seed", "[search]") {
         CHECK(a.trials[i].kernel == b.trials[i].kernel);
         CHECK(a.trials[i].shape == b.trials[i].shape);
     }
+}
+
+TEST_CASE("seeded kernels start in the population and are measured first where predicted best", "[search]") {
+    // A column kernel space plus one dot-product kernel with the same sizes as the first column
+    // kernel: two kernels of the space, told apart by the search (neighbors, crossover).
+    auto space = cpu_space();
+    MicroKernel dot = space[0];
+    dot.cpu.dot = true;
+    space.push_back(dot);
+    const size_t dot_index = space.size() - 1;
+    const auto nb = neighbors(space, 0);
+    CHECK(std::find(nb.begin(), nb.end(), dot_index) != nb.end());
+    // The predictor ranks the dot-product kernel far ahead at shape 0 only.
+    Predict predict = [&](const std::vector<size_t> &ks) {
+        std::vector<std::vector<double>> s;
+        for (size_t k : ks) s.push_back({k == dot_index ? 1000.0 : landscape(space[k], 0), landscape(space[k], 2)});
+        return s;
+    };
+    std::vector<std::pair<size_t, size_t>> first_round;
+    Measure measure = [&](const std::vector<std::pair<size_t, size_t>> &batch) {
+        if (first_round.empty()) first_round = batch;
+        std::vector<std::optional<double>> t;
+        for (auto [k, s] : batch) t.push_back(1.0 / (k == dot_index && s == 0 ? 1000.0 : landscape(space[k], s == 0 ? 0 : 2)));
+        return t;
+    };
+    SearchParams p;
+    p.budget = 4;
+    p.measures_per_round = 4;
+    p.eps_greedy = 0;
+    p.seed = 3;
+    p.seeds = {dot_index};
+    SearchResult r = evolutionary_search(space, {1, 1}, predict, measure, {}, p);
+    CHECK(std::find(first_round.begin(), first_round.end(), std::make_pair(dot_index, (size_t)0)) != first_round.end());
+    CHECK(r.best_kernel[0] == dot_index);
 }

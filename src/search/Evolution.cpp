@@ -16,8 +16,11 @@ namespace {
 
 // A kernel's tunable fields as a vector, so mutation and crossover are generic.
 std::vector<int> fields_of(const MicroKernel &k) {
-    if (k.gpu) return {k.cuda.threads_x, k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll};
-    return {k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cpu.stage_strided ? 1 : 0};
+    // Every field that tells two kernels of the space apart (a dot-product kernel and a column
+    // kernel of the same sizes are different kernels, not one index entry).
+    if (k.gpu) return {k.cuda.threads_x, k.cuda.threads_y, k.cuda.reg_x, k.cuda.reg_y, k.cuda.k_unroll, k.cuda.k_tile};
+    return {k.cpu.vectors, k.cpu.rows, k.cpu.panel_tiles, k.cpu.k_unroll, k.cpu.stage_strided ? 1 : 0,
+            k.cpu.dot ? 1 : 0, k.cpu.k_pack, k.cpu.depth};
 }
 
 class SpaceIndex {
@@ -128,11 +131,22 @@ SearchResult evolutionary_search(const std::vector<MicroKernel> &space, const st
         return std::vector<size_t>(keep.begin(), keep.end());
     };
 
-    // Initial population: random distinct kernels.
+    // Initial population: the seeds, then random distinct kernels.
     std::vector<size_t> all(space.size());
     for (size_t i = 0; i < all.size(); i++) all[i] = i;
     std::shuffle(all.begin(), all.end(), rng);
-    std::vector<size_t> population(all.begin(), all.begin() + std::min<size_t>(params.population, all.size()));
+    std::vector<size_t> population;
+    const size_t population_size = std::min<size_t>(std::max<size_t>(1, params.population), all.size());
+    for (size_t k : params.seeds) {
+        internal_assert(k < space.size()) << "Diet: a search seed outside the space\n";
+        if (population.size() < population_size && std::find(population.begin(), population.end(), k) == population.end()) {
+            population.push_back(k);
+        }
+    }
+    for (size_t k : all) {
+        if (population.size() >= population_size) break;
+        if (std::find(population.begin(), population.end(), k) == population.end()) population.push_back(k);
+    }
 
     int round = 0;
     const int total = params.budget;

@@ -22,6 +22,9 @@ struct SearchParams {
     double crossover_prob = 0.15;
     double eps_greedy = 0.05;   // share of each round's picks drawn at random
     uint64_t seed = 0;
+    // Kernels the initial population starts with (the rest is drawn at random): a prior's
+    // favourites, so that a kind of kernel few random draws reach is measured early.
+    std::vector<size_t> seeds;
 };
 
 struct Trial {

@@ -87,6 +87,8 @@ public:
     double adaptation(size_t k, const std::vector<int64_t> &e) const;
     // The register-tile intensity heuristic's score of kernel k at these extents.
     double heuristic_throughput(size_t k, const std::vector<int64_t> &extents) const;
+    // The heuristic's best kernel of each kind at each of these shapes (the search's seeds).
+    std::vector<size_t> heuristic_seeds(const std::vector<size_t> &shape_ids) const;
 
     std::optional<double> seconds_of(size_t k, size_t s) const;
 

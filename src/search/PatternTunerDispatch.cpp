@@ -109,8 +109,14 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
                 measured += (measured.empty() ? "" : ", ") + ShapeFamily::to_string(shapes[v]) + " " + ms(table[v][c]);
             }
         }
-        d.leaves[li].note = "mean time over its shapes " + (n ? ms(sum / n) : std::string("-")) +
-                            (measured.empty() ? "" : "; measured " + measured);
+        // Without a model (trained or shipped) the table holds the heuristic's flops / score, in
+        // arbitrary units: no mean time is printed then.
+        if (!model_.trained() && !base_) {
+            d.leaves[li].note = "chosen by the heuristic (no model)" + (measured.empty() ? "" : "; measured " + measured);
+        } else {
+            d.leaves[li].note = "mean time over its shapes " + (n ? ms(sum / n) : std::string("-")) +
+                                (measured.empty() ? "" : "; measured " + measured);
+        }
     }
 
     // DietCode's verification step: the tree's kernel at every training shape, measured in one
