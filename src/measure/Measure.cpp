@@ -122,19 +122,19 @@ std::vector<TuningRecord> Measurer::measure_with_specs(const Pipeline &reference
     // moved 1.3-1.7x between runs minutes apart). So several CPU candidates of one shape are
     // timed twice, the second pass in reverse order, and each keeps the smaller of its two
     // medians (interference only adds time): a named choice, like the benchmarks' interleaving.
-    std::vector<Outcome> outcomes(variants.size());
-    std::vector<bool> timed(variants.size(), false);
-    for (size_t i = 0; i < variants.size(); i++) {
+    const auto runnable = [&](size_t i) { return built[first_variant + i].ok() && shared_error.empty(); };
+    const auto run = [&](size_t i) {
         const BuildResult &b = built[first_variant + i];
-        if (!b.ok() || !shared_error.empty()) continue;
-        outcomes[i] = bench->measure({b.library, b.symbol, cuda}, setup_.runner);
-        timed[i] = true;
+        return bench->measure({b.library, b.symbol, cuda}, setup_.runner);
+    };
+    std::vector<Outcome> outcomes(variants.size());
+    for (size_t i = 0; i < variants.size(); i++) {
+        if (runnable(i)) outcomes[i] = run(i);
     }
     if (!cuda && variants.size() > 1) {
         for (size_t j = variants.size(); j-- > 0;) {
-            if (!timed[j] || !outcomes[j].ok()) continue;
-            const BuildResult &b = built[first_variant + j];
-            Outcome again = bench->measure({b.library, b.symbol, cuda}, setup_.runner);
+            if (!runnable(j) || !outcomes[j].ok()) continue;
+            Outcome again = run(j);
             if (!again.ok()) {
                 outcomes[j] = again;  // a failure in either pass is the candidate's outcome
                 continue;
