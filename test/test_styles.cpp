@@ -314,3 +314,45 @@ TEST_CASE("a matrix-vector product with both extents at run time", "[styles]") {
         },
         {{1, 1}, {3, 1000}, {1000, 3}, {1024, 1024}});
 }
+
+// From the fifth probe of styles (apps/results/cpu/probe_styles5/): one matrix per batch (a
+// decoder's scores against its cache have this shape). The matrix moves with the batch, the
+// register tile's rows, so only dot-product kernels read it (no staged copy: 6x faster at T = 128).
+TEST_CASE("batched matrix-vector products: one matrix per batch, read in place", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 32);
+            ImageParam w(Float(32), 3, "W"), x(Float(32), 2, "x");
+            Var n("n"), b("b");
+            RDom r(0, 64, "r");
+            Func y("bgemv");
+            y(n, b) = sum(w(r, n, b) * x(r, b));
+            y.set_estimates({{0, 48}, {0, T}});
+            w.set_estimates({{0, 64}, {0, 48}, {0, T}});
+            x.set_estimates({{0, 64}, {0, T}});
+            return Built{y, {w, x}, {T}, [](const std::vector<int> &s) { return Sizes{{64, 48, s[0]}, {64, s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{48, s[0]}; }};
+        },
+        {{1}, {2}, {7}, {33}, {64}, {70}});
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+    CHECK_THAT(log, !Catch::Contains("micro-kernel cpu{vec="));
+}
+
+// The real part of a complex product: two products per reduction step in one summand.
+TEST_CASE("a complex product's real part: two products per step", "[styles]") {
+    check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 16);
+            ImageParam a(Float(32), 3, "a"), b(Float(32), 3, "b");
+            Var n("n"), m("m");
+            RDom r(0, 48, "r");
+            Func re("complex_re");
+            re(n, m) = sum(a(r, m, 0) * b(r, n, 0) - a(r, m, 1) * b(r, n, 1));
+            re.set_estimates({{0, 40}, {0, T * 4}});
+            a.set_estimates({{0, 48}, {0, T * 4}, {0, 2}});
+            b.set_estimates({{0, 48}, {0, 40}, {0, 2}});
+            return Built{re, {a, b}, {T}, [](const std::vector<int> &s) { return Sizes{{48, s[0] * 4, 2}, {48, 40, 2}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{40, s[0] * 4}; }};
+        },
+        {{1}, {2}, {5}, {16}, {64}, {70}});
+}

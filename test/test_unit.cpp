@@ -355,6 +355,93 @@ TEST_CASE("CPU micro-kernels respect the register file and the cache", "[space]"
     }
 }
 
+// Found by a probe of other styles (apps/results/cpu/probe_styles5/): a complex product's real
+// part, sum(ar * br - ai * bi), reads two operand vectors and two broadcasts per step. Budgeted as
+// one of each, the heuristic's 3 x 4 tile needed 20 of AVX2's 16 registers and spilled.
+TEST_CASE("a summand of two products counts both reads per step against the register file", "[space]") {
+    Param<int> T("T");
+    T.set_range(1, 128);
+    T.set_estimate(64);
+    ImageParam a(Float(32), 3, "a"), b(Float(32), 3, "b");
+    Var n("n"), m("m");
+    RDom r(0, 256, "r");
+    Func o("complex_re");
+    o(n, m) = sum(a(r, m, 0) * b(r, n, 0) - a(r, m, 1) * b(r, n, 1));
+    a.set_estimates({{0, 256}, {0, T * 4}, {0, 2}});
+    b.set_estimates({{0, 256}, {0, 256}, {0, 2}});
+    o.set_estimates({{0, 256}, {0, T * 4}});
+    FunctionDAG dag({o.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    CHECK(p.vector_reads == 2);
+    CHECK(p.broadcast_reads == 2);
+    ShapeFamily fam = read_shape_family({o.function()}, Options{});
+    MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
+    CpuLimits lim;
+    lim.vector_bits = 256;
+    lim.vector_registers = 16;
+    lim.cores = 2;
+    const std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, lim);
+    REQUIRE(!space.empty());
+    for (const MicroKernel &k : space) {
+        INFO(k.to_string());
+        if (k.cpu.dot) {
+            CHECK(k.cpu.vectors * k.cpu.rows + std::min(k.cpu.vectors, k.cpu.rows) * 2 + 1 <= 16);
+        } else {
+            CHECK(k.cpu.vectors * k.cpu.rows + k.cpu.vectors * 2 + 2 <= 16);
+        }
+    }
+    // A product of two operands keeps one of each.
+    DensePipeline d;
+    FunctionDAG dense(d.outputs());
+    CHECK(dense.matmuls()[0].vector_reads == 1);
+    CHECK(dense.matmuls()[0].broadcast_reads == 1);
+}
+
+// Found by the same probe: a batched matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b),
+// whose matrix moves with the tile's rows (the batch). A staged copy of it serves one row; the
+// heuristic counted it reused by every row and picked staged column kernels from T = 79 (10 ms
+// at T = 128, against 1.7 ms for the dot-product kernel it picks below).
+TEST_CASE("an operand that moves with the vectors and the rows is not staged for a batched matrix-vector product", "[space]") {
+    Param<int> T("T");
+    T.set_range(1, 128);
+    T.set_estimate(64);
+    ImageParam W(Float(32), 3, "W"), x(Float(32), 2, "x");
+    Var n("n"), b("b");
+    RDom r(0, 256, "r");
+    Func y("bgemv");
+    y(n, b) = sum(W(r, n, b) * x(r, b));
+    W.set_estimates({{0, 256}, {0, 256}, {0, T}});
+    x.set_estimates({{0, 256}, {0, T}});
+    y.set_estimates({{0, 256}, {0, T}});
+    FunctionDAG dag({y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    CHECK(vector_operand_moves_with_rows(p));
+    CHECK(staged_panel_serves_one_row(p));
+    ShapeFamily fam = read_shape_family({y.function()}, Options{});
+    CpuLimits lim;
+    lim.vector_bits = 256;
+    lim.vector_registers = 16;
+    lim.cores = 2;
+    for (int t : {1, 64, 100, 128}) {
+        INFO("T = " << t);
+        MatmulExtents ext = matmul_extents(p, fam, {Shape{{"T", (int64_t)t}}});
+        CHECK(ext.vector_operand_per_row);
+        const std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, lim);
+        const MicroKernel best = choose_by_heuristic(space, ext, 2);
+        INFO(best.to_string());
+        CHECK(best.cpu.dot);
+        // Whatever ranks them: the space holds no column kernel that would copy W.
+        CHECK(std::all_of(space.begin(), space.end(), [](const MicroKernel &k) { return k.cpu.dot; }));
+    }
+    // A dense layer's weights do not move with its rows.
+    DensePipeline d;
+    FunctionDAG dense(d.outputs());
+    CHECK_FALSE(vector_operand_moves_with_rows(dense.matmuls()[0]));
+    CHECK_FALSE(staged_panel_serves_one_row(dense.matmuls()[0]));
+}
+
 TEST_CASE("GPU micro-kernels respect thread and register limits", "[space]") {
     DensePipeline d;
     FunctionDAG dag(d.outputs());

@@ -120,6 +120,11 @@ struct MatmulPattern {
     // and holds whole groups) so that Halide proves such an operand constant across each vector
     // and broadcasts it; elsewhere it is gathered. Set only for an output host (no wrapper).
     int64_t vector_period = 0;
+    // Distinct reads per reduction step of one update's summand (the most over its updates): of
+    // operands that move with the vectors, and of the others (broadcasts). One each for a product
+    // of two operands; two each for a complex product's real part, sum(ar * br - ai * bi). A
+    // register tile keeps that many operand vectors live per column (or per row).
+    int vector_reads = 1, broadcast_reads = 1;
     // The host's dimensions in the micro-kernel's order: 0 (vectors), row_dim, depth_dim when set,
     // then the others in order (batch, fused into the task loop). Extents handed to the kernel space use it.
     std::vector<int> kernel_dims() const;

@@ -56,6 +56,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
             // each tile ends with (about log2(lanes) + 2 steps per accumulator).
             const double row_load = e.dot_gathered_rows ? gathered_vector_loads(c.vector_width) : 1.0;
+            // (Where the column operand also moves with the rows, vector_operand_per_row, its
+            // vectors serve one row each; counting that picked one-row tiles, which ran a batched
+            // matrix-vector product up to 1.6x slower than these: left out.)
             intensity = (double)t.cols * t.rows / (t.cols + t.rows * row_load);
             const double steps = (double)e.reduction_max / (c.vector_width * c.k_pack);
             intensity *= steps / (steps + std::log2((double)c.vector_width) + 2.0);
@@ -76,7 +79,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
             // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
-            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth) : vecs + t.rows;
+            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth)
+                                 : e.vector_operand_per_row                ? vecs * t.rows + t.rows
+                                                                           : vecs + t.rows;
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
@@ -86,7 +91,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // A staged panel is copied (transposed) once per task and reused by every row: with
             // few rows the copy dominates (measured: a dense layer's column kernels run at 0.22 of
             // their peak at 16 rows, 0.72 at 128, 0.91 at 336; ~48 rows' worth of work per copy).
-            if (c.stage_strided) intensity *= (double)rows / (rows + 48.0);
+            // A panel of an operand that moves with the rows serves one row (the same heuristic,
+            // one row's work per copy).
+            if (c.stage_strided) intensity *= e.vector_operand_per_row ? 1.0 / 49.0 : (double)rows / (rows + 48.0);
             // Packed column kernels do k_pack steps per instruction too, but their vector operand
             // is k_pack-wide groups a row apart, loaded one lane at a time and shuffled together.
             // Calibrated at T = 128 of a BERT-sized dense (K = 768, 2 cores, AVX-512 with VNNI):

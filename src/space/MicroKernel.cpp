@@ -134,10 +134,33 @@ MatmulExtents extents_at_one_shape(const MatmulExtents &e, const std::vector<int
     return one;
 }
 
+namespace {
+
+// The operands that move with the vectors and with the register tile's rows.
+std::vector<const ContractionOperand *> vector_operands_per_row(const MatmulPattern &p) {
+    std::vector<const ContractionOperand *> out;
+    if (p.depth_dim > 0 || p.row_dim <= 0 || p.row_dim >= (int)p.acc_arg_of_host_dim.size()) return out;
+    const int row_arg = p.acc_arg_of_host_dim[p.row_dim];
+    for (const ContractionOperand &o : p.operands) {
+        if (o.vector_arg >= 0 && row_arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[row_arg]) out.push_back(&o);
+    }
+    return out;
+}
+
+}  // namespace
+
+bool vector_operand_moves_with_rows(const MatmulPattern &p) { return !vector_operands_per_row(p).empty(); }
+
+bool staged_panel_serves_one_row(const MatmulPattern &p) {
+    const std::vector<const ContractionOperand *> per_row = vector_operands_per_row(p);
+    return std::any_of(per_row.begin(), per_row.end(), [](const ContractionOperand *o) { return o->strided_along_vector(); });
+}
+
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
     e.vector_operands_only = p.depth_dim > 0;
     e.dot_gathered_rows = dot_kernels_gather(p);
+    e.vector_operand_per_row = vector_operand_moves_with_rows(p);
     for (const Shape &s : shapes) {
         // In the kernel's order (vectors, rows, the rest): what the tile variants are sized on.
         std::vector<int64_t> ext;
@@ -166,9 +189,14 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
     if (p.cpu_reduction_extent() || p.total_reduction_extent) {
         // A panel holds what every update reads of its operand, over every reduction variable.
         e.reduction_max = p.cpu_reduction_extent() ? *p.cpu_reduction_extent() : *p.total_reduction_extent;
+    } else if (p.family_reduction_max) {
+        // A symbolic reduction whose largest extent over the family is known (set by the plugin):
+        // a weight gradient's reduction over 16 T rows is 2048 steps where no host extent
+        // exceeds 512, and a panel sized on 512 steps overflowed L2 (apps/results/cpu/probe_styles5/).
+        e.reduction_max = *p.family_reduction_max;
     } else {
-        // A symbolic reduction (e.g. over T): bound it by the largest host extent, the usual
-        // case for attention-style products; only sizes the staging panel.
+        // Otherwise bound it by the largest host extent, the usual case for attention-style
+        // products (a reduction over T); only sizes the panels.
         for (const auto &ext : e.host_extents) {
             for (int64_t x : ext) e.reduction_max = std::max(e.reduction_max, x);
         }
@@ -421,12 +449,17 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     if (pack > 1) return enumerate_packed_cpu_kernels(p, e, lim, pack);
     // An operand whose vectors would be gathers whatever its panel's storage (a flattened weight
     // matrix read w(k + K * n)): the dot-product kernels read it along the reduction, densely.
-    const bool columns_gather = std::any_of(p.operands.begin(), p.operands.end(),
+    // Also one the column kernels would copy across the vectors although each value is read once
+    // (staged_panel_serves_one_row: a batched matrix-vector product's matrix), where the dot
+    // kernels read it in place.
+    const bool columns_gather = staged_panel_serves_one_row(p) ||
+                                std::any_of(p.operands.begin(), p.operands.end(),
                                             [](const ContractionOperand &o) { return o.vector_gather; });
     for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
         for (int rows = 1; rows <= 8; rows++) {
-            // Accumulators + one operand vector per column vector + one broadcast must fit.
-            if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
+            // Accumulators + the operand vectors per column vector + the broadcasts of one row
+            // must fit (one of each for a product of two operands: MatmulPattern::vector_reads).
+            if (vectors * rows + vectors * p.vector_reads + p.broadcast_reads > lim.vector_registers) continue;
             // Groups (MatmulPattern::vector_period): tiles that divide a group (a panel wider than a
             // group is guarded to the group, as any panel wider than its output).
             if (p.vector_period > 0 && p.vector_period % (vectors * lanes) != 0) continue;
@@ -467,8 +500,10 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     if (dot_kernels_apply(p, lanes)) {
         for (int cols = 1; cols <= 8; cols++) {
             for (int rows = 1; rows <= 8; rows++) {
-                // Accumulators + the operand vectors of one step along the smaller side + one.
-                if (cols * rows + std::min(cols, rows) + 1 > lim.vector_registers) continue;
+                // Accumulators + the operand vectors of one step along the smaller side + one
+                // (times the summand's reads per step: MatmulPattern::vector_reads).
+                const int reads = std::max(p.vector_reads, p.broadcast_reads);
+                if (cols * rows + std::min(cols, rows) * reads + 1 > lim.vector_registers) continue;
                 for (int panel : {1, 2, 4, 8}) {
                     MicroKernel k;
                     k.cpu = {lanes, cols, rows, panel, 1, any_strided(p), true};

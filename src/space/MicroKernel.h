@@ -99,7 +99,19 @@ struct MatmulExtents {
     std::vector<int64_t> reduction_points;            // per training shape (empty: not evaluable)
     bool vector_operands_only = false;                // MatmulPattern::depth_dim is set: no broadcast operand
     bool dot_gathered_rows = false;                   // dot kernels gather their row operand (dot_kernels_gather)
+    // An operand read along the vectors also moves with the tile's rows (vector_operand_moves_with_rows):
+    // a register tile reuses it across nothing, and a staged panel of it serves one row.
+    bool vector_operand_per_row = false;
 };
+// Some operand that moves with the vectors also moves with the register tile's rows (a batched
+// matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
+// values is read once, so no tile reuses it and a copy of it costs a pass over it for nothing.
+bool vector_operand_moves_with_rows(const MatmulPattern &p);
+// Such an operand is stored across the vectors, so a column kernel would copy it into a panel
+// (stage_strided) that serves one row: a pass over it for nothing. Where the dot-product kernels
+// apply (they read it in place along the reduction) the space holds only those (a space rule,
+// whatever ranks the kernels: the heuristic, the shipped model or measurements).
+bool staged_panel_serves_one_row(const MatmulPattern &p);
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
 ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
