@@ -357,7 +357,8 @@ TEST_CASE("CPU micro-kernels respect the register file and the cache", "[space]"
 
 // Found by a probe of other styles (apps/results/cpu/probe_styles5/): a complex product's real
 // part, sum(ar * br - ai * bi), reads two operand vectors and two broadcasts per step. Budgeted as
-// one of each, the heuristic's 3 x 4 tile needed 20 of AVX2's 16 registers and spilled.
+// one of each, the heuristic's 3 x 4 column tile needed 20 of AVX2's 16 registers and spilled
+// (1.6x slower at T = 64-128). The dot-product kernels keep their budget (see MicroKernel.cpp).
 TEST_CASE("a summand of two products counts both reads per step against the register file", "[space]") {
     Param<int> T("T");
     T.set_range(1, 128);
@@ -385,11 +386,7 @@ TEST_CASE("a summand of two products counts both reads per step against the regi
     REQUIRE(!space.empty());
     for (const MicroKernel &k : space) {
         INFO(k.to_string());
-        if (k.cpu.dot) {
-            CHECK(k.cpu.vectors * k.cpu.rows + std::min(k.cpu.vectors, k.cpu.rows) * 2 + 1 <= 16);
-        } else {
-            CHECK(k.cpu.vectors * k.cpu.rows + k.cpu.vectors * 2 + 2 <= 16);
-        }
+        if (!k.cpu.dot) CHECK(k.cpu.vectors * k.cpu.rows + k.cpu.vectors * 2 + 2 <= 16);
     }
     // A product of two operands keeps one of each.
     DensePipeline d;
