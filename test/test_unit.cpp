@@ -395,6 +395,28 @@ TEST_CASE("a summand of two products counts both reads per step against the regi
     CHECK(dense.matmuls()[0].broadcast_reads == 1);
 }
 
+// Found by the sixth probe: an operand that reads no reduction variable (a per-column scale
+// inside the sum) is a broadcast per output for the dot-product kernels, not a reason to leave
+// them out of the space.
+TEST_CASE("an operand invariant along the reduction leaves the dot-product kernels in the space", "[space]") {
+    ImageParam x(Float(32), 2, "x"), wq(Float(32), 2, "wq"), scale(Float(32), 1, "scale");
+    Var n("n"), m("m");
+    RDom r(0, 768, "r");
+    Func y("dequant");
+    y(n, m) = sum(x(r, m) * (wq(r, n) * scale(n)));
+    y.set_estimates({{0, 768}, {0, 16}});
+    x.set_estimates({{0, 768}, {0, 16}});
+    wq.set_estimates({{0, 768}, {0, 768}});
+    scale.set_estimates({{0, 768}});
+    FunctionDAG dag({y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    int invariant = 0;
+    for (const ContractionOperand &o : p.operands) invariant += o.reduction_invariant;
+    CHECK(invariant == 1);
+    CHECK(dot_kernels_apply(p, 8));
+}
+
 // Found by the same probe: a batched matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b),
 // whose matrix moves with the tile's rows (the batch). A staged copy of it serves one row; the
 // heuristic counted it reused by every row and picked staged column kernels from T = 79 (10 ms

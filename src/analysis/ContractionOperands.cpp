@@ -83,6 +83,9 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
             if (expr_uses_var(c->args[a], rv) && !expr_uses_var(free, rv)) o.reduction_arg = (int)a;
         }
     }
+    o.reduction_invariant = std::none_of(c->args.begin(), c->args.end(), [&](const Expr &arg) {
+        return std::any_of(rvars.begin(), rvars.end(), [&](const LoopVar &r) { return expr_uses_var(arg, r.name); });
+    });
     for (const Expr &arg : c->args) {
         int loop_vars = 0;
         for (const std::string &v : acc_args) loop_vars += expr_uses_var(arg, v);

@@ -56,6 +56,9 @@ struct ContractionOperand {
     bool unit_stride_reduction = false;
     // The argument that is the (single) reduction variable plus terms free of it; -1: none.
     int reduction_arg = -1;
+    // No argument reads a reduction variable (a per-column scale inside the sum,
+    // sum(x(k, m) * (w(k, n) * scale(n)))): one value per output across the whole reduction.
+    bool reduction_invariant = false;
     // Every argument moves with at most one of the contraction's loop variables (acc's pure
     // variables, and the reduction variables taken together): a tile of the loops reads a box of it no bigger
     // than the tile. A flattened buffer, x(k + K * m), is not: a tile of 8 rows and 32 steps

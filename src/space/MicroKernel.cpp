@@ -561,9 +561,12 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     if (lanes < 4 || !k || *k % lanes != 0) return false;
     // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
     const bool may_gather = packed_reduction_factor(p) == 1;
+    // An operand invariant along the reduction (a per-column scale) is one broadcast per output:
+    // it does not stop the dot kernels (it did: a dense layer with its dequantization scale
+    // inside the sum ran column kernels at T = 1, 2-7x slower; apps/results/cpu/probe_styles6/).
     return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
         return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) ||
-               (may_gather && gathered_along_reduction(p, o));
+               (may_gather && gathered_along_reduction(p, o)) || o.reduction_invariant;
     });
 }
 
