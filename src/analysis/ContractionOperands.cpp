@@ -165,4 +165,18 @@ std::pair<int, int> reusing_dim_pair(const std::vector<const Call *> &calls, con
     return {-1, -1};
 }
 
+std::pair<int, int> reads_per_step(const std::vector<const Call *> &calls, const std::string &vector_var, bool grouped) {
+    std::vector<Expr> vector_reads, broadcast_reads;
+    for (const Call *c : calls) {
+        bool moves = false;
+        for (const Expr &a : c->args) moves |= expr_uses_var(a, vector_var);
+        moves &= !(grouped && grouped_period(c, vector_var));  // a broadcast per group
+        std::vector<Expr> &reads = moves ? vector_reads : broadcast_reads;
+        if (std::none_of(reads.begin(), reads.end(), [&](const Expr &e) { return equal(e, Expr(c)); })) {
+            reads.push_back(Expr(c));
+        }
+    }
+    return {(int)vector_reads.size(), (int)broadcast_reads.size()};
+}
+
 }  // namespace diet

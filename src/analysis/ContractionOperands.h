@@ -38,6 +38,11 @@ bool reduction_fuses(const std::vector<const Halide::Internal::Call *> &calls, c
 // ContractionOperand::vector_period: K when `var` occurs in the call only as a whole argument
 // `var / K` (a constant K >= 2); unset otherwise.
 std::optional<int64_t> grouped_period(const Halide::Internal::Call *c, const std::string &var);
+// The distinct reads of one summand per reduction step (MatmulPattern::vector_reads,
+// broadcast_reads): {of calls that move with the vector variable, of the others}. `grouped`: a
+// call reading it only through grouped_period is a broadcast.
+std::pair<int, int> reads_per_step(const std::vector<const Halide::Internal::Call *> &calls, const std::string &vector_var,
+                                   bool grouped);
 
 // With `grouped` (MatmulPattern::vector_period applies), an operand reading the vector variable
 // only through grouped_period counts as not moving with the vectors.

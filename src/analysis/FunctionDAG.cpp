@@ -542,18 +542,9 @@ void FunctionDAG::classify_matmuls() {
             }
         }
         for (const Term &t : terms) {
-            std::vector<Expr> vector_reads, broadcast_reads;
-            for (const Call *c : t.calls) {
-                bool moves = false;
-                for (const Expr &a : c->args) moves |= expr_uses_var(a, vector_var);
-                moves &= !(p.vector_period > 0 && grouped_period(c, vector_var));  // a broadcast per group
-                std::vector<Expr> &reads = moves ? vector_reads : broadcast_reads;
-                if (std::none_of(reads.begin(), reads.end(), [&](const Expr &e) { return equal(e, Expr(c)); })) {
-                    reads.push_back(Expr(c));
-                }
-            }
-            p.vector_reads = std::max(p.vector_reads, (int)vector_reads.size());
-            p.broadcast_reads = std::max(p.broadcast_reads, (int)broadcast_reads.size());
+            const std::pair<int, int> reads = reads_per_step(t.calls, vector_var, p.vector_period > 0);
+            p.vector_reads = std::max(p.vector_reads, reads.first);
+            p.broadcast_reads = std::max(p.broadcast_reads, reads.second);
         }
         fuse_contiguous_reduction(p, terms.size() == 1 ? terms[0].calls : std::vector<const Call *>{});
         const int reusing = reusing_row_dim(all_calls, r.func.args(), mapping, grouped);
