@@ -23,6 +23,15 @@ int64_t ceil_div_for_test(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 using DensePipeline = DenseFixture;
 
+// The CPU of this project's CI: AVX2 (8 float lanes, 16 vector registers), 2 cores.
+CpuLimits avx2_two_cores() {
+    CpuLimits lim;
+    lim.vector_bits = 256;
+    lim.vector_registers = 16;
+    lim.cores = 2;
+    return lim;
+}
+
 }  // namespace
 
 TEST_CASE("HL_DIET_SHAPES accepts the range, step and list forms", "[options]") {
@@ -378,10 +387,7 @@ TEST_CASE("a summand of two products counts both reads per step against the regi
     CHECK(p.broadcast_reads == 2);
     ShapeFamily fam = read_shape_family({o.function()}, Options{});
     MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
-    CpuLimits lim;
-    lim.vector_bits = 256;
-    lim.vector_registers = 16;
-    lim.cores = 2;
+    const CpuLimits lim = avx2_two_cores();
     const std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, lim);
     REQUIRE(!space.empty());
     for (const MicroKernel &k : space) {
@@ -439,10 +445,7 @@ TEST_CASE("an operand that moves with the vectors and the rows is not staged for
     CHECK(vector_operand_moves_with_rows(p));
     CHECK(staged_panel_serves_one_row(p));
     ShapeFamily fam = read_shape_family({y.function()}, Options{});
-    CpuLimits lim;
-    lim.vector_bits = 256;
-    lim.vector_registers = 16;
-    lim.cores = 2;
+    const CpuLimits lim = avx2_two_cores();
     for (int t : {1, 64, 100, 128}) {
         INFO("T = " << t);
         MatmulExtents ext = matmul_extents(p, fam, {Shape{{"T", (int64_t)t}}});
