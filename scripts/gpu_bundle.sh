@@ -8,7 +8,9 @@
 # libautoschedule_diet.so (built with `cmake --build build --target <t>` when missing);
 # DIET_GPU_TARGET overrides the Halide target; DIET_GPU_MACHINE_PARAMS the machine_params;
 # DIET_GPU_FORMS_LIST (comma-separated form names) builds those forms instead of the forms table's
-# default list (e.g. to add the batch-innermost bmm forms, which are not in form_names()).
+# default list (e.g. to add the batch-innermost bmm forms, which are not in form_names());
+# DIET_GPU_SWEEP="2x8:64:4 4x16:32:4 ..." (regs:k_tile:k_unroll) adds the forced-kernel sweep of
+# the dense layer (sweep/, timed by gpu_eval.sh).
 #
 # Layout of the bundle:
 #   lib/diet_dense.{a,h}              dense y[16T,2304] = x[16T,768] w^T, with Halide's runtime
@@ -79,6 +81,42 @@ if [ "${DIET_GPU_FORMS:-1}" != 0 ]; then
         exit 1
     fi
     grep '^gpu_forms_build: [0-9]* of' "$bundle/forms/build.log"
+fi
+
+# The forced-kernel sweep (DIET_GPU_SWEEP="RXxRY:KTILE:KUNROLL ..."): the dense layer built once per
+# staged kernel, each forced for the whole family through a one-record tuning log (the dispatch
+# replay of trials = 0), into sweep/<kernel>/diet_dense.{a,h} with Halide's runtime: gpu_eval.sh
+# times each at a few T against cuBLAS (sweep.csv), the data that calibrates the GPU heuristic.
+# The record names the dense generator's pipeline fingerprint and family as Diet prints them into
+# its tuning logs; the build fails unless Diet says it applied the record.
+if [ -n "${DIET_GPU_SWEEP:-}" ]; then
+    # The target as Diet prints it (Halide's canonical order of features): what the log must name.
+    canonical_target=$(grep -m1 '^\[diet\] target ' "$bundle/BUNDLE.txt.diet" | sed 's/^\[diet\] target \([^,]*\),.*/\1/')
+    for spec in $DIET_GPU_SWEEP; do
+        IFS=: read -r regs ktile kunroll <<< "$spec"
+        rx=${regs%x*} ry=${regs#*x}
+        tag="r${rx}x${ry}_k${ktile}_u${kunroll}"
+        mkdir -p "$bundle/sweep/$tag"
+        log="$bundle/sweep/$tag/forced.log"
+        python3 - "$log" "$rx" "$ry" "$ktile" "$kunroll" "$canonical_target" <<'PY'
+import json, sys
+log, rx, ry, kt, ku, target = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
+header = {"kind": "diet-tuning-log", "format": 1, "tool_version": "diet 0.1.0"}
+leaf = {"covers": "T=1..128 (128 shapes)", "lo": [1, 1], "hi": [2147483647, 2147483647], "note": "forced (sweep)",
+        "kernel": {"gpu": True, "threads": [32, 1], "regs": [rx, ry], "k_tile": kt, "k_unroll": ku}}
+rec = {"kind": "dispatch", "format": 1, "tool_version": "diet 0.1.0", "pipeline": "0d3c174b0a76c304", "stage": 0,
+       "target": target, "unix_time": 0, "dispatch": [leaf],
+       "family": "T=1..128(128) training [T=1] [T=19] [T=37] [T=55] [T=74] [T=92] [T=110] [T=128] max_kernels 8"}
+with open(log, "w") as f:
+    f.write(json.dumps(header) + "\n" + json.dumps(rec) + "\n")
+PY
+        HL_DIET_LOG=$repo/$log "$build/generators/dense.generator" -g dense -f diet_dense -o "$bundle/sweep/$tag" \
+            -e static_library,h -p "$plugin" -s Diet "target=$target" auto_schedule=true \
+            "machine_params=$machine_params" > "$bundle/sweep/$tag/diet.log" 2>&1
+        grep -q 'applying the dispatch recorded' "$bundle/sweep/$tag/diet.log" ||
+            { cat "$bundle/sweep/$tag/diet.log" >&2; echo "gpu_bundle: the sweep's forced kernel $tag was not applied" >&2; exit 1; }
+        grep 'micro-kernel' "$bundle/sweep/$tag/diet.log" | sed "s/^/gpu_bundle: sweep $tag: /"
+    done
 fi
 
 cp "$halide_include/HalideRuntime.h" "$halide_include/HalideRuntimeCuda.h" "$halide_include/HalideBuffer.h" \

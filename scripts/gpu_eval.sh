@@ -9,12 +9,21 @@
 #   diet_vs_cublas.png    the ratio over T (skipped with a message without matplotlib)
 #   cublas_bench.csv      the standalone cuBLAS benchmark (warm L2), a cross-check of the runner's cuBLAS
 #   runner.log, build.log, BUNDLE.txt
+#   sweep.csv, sweep.log  when the bundle has sweep/ (DIET_GPU_SWEEP): each forced dense kernel
+#                         against cuBLAS at the T of DIET_GPU_SWEEP_TS, warm L2
 #   forms.csv, forms.log  when the bundle has forms/: every contraction form of
 #                         generators/contraction_forms.h on the GPU at 14 values of T, each output
 #                         checked against the CPU reference, timed (and against cuBLAS where the
 #                         problem is one); forms_summary.md summarizes it
 #
 #   scripts/gpu_eval.sh <bundle-dir> [out-dir] [--build-only] [--forms-only] [--reps N] [--tmax N]
+#                       [--jit-max-registers N]
+#
+# --jit-max-registers N exports HL_CUDA_JIT_MAX_REGISTERS=N for every program: Halide 14's CUDA
+# runtime JIT-compiles the kernels' PTX with at most 64 registers per thread unless that variable
+# says otherwise (read when the module is loaded), and Diet's staged kernels need more (on an H200,
+# 2026-11-27: local-memory spills, dense 0.30x cuBLAS at 64, 0.44x at 255; apps/RESULTS.md). The
+# value in effect is written into nvidia-smi.txt.
 #
 # out-dir defaults to $OUT (the device tool's), else gpu-eval-out. --build-only compiles and links
 # both programs, then stops (for machines without a GPU: the offline check). Budget: the whole
@@ -23,7 +32,7 @@
 # 3 the build or a CUDA call failed; 124 the runner ran out of time.
 set -uo pipefail
 
-usage() { sed -n '2,20p' "$0" >&2; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 bundle="" out="" build_only=0 forms_only=0 reps=15 tmax=128
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -31,6 +40,7 @@ while [ $# -gt 0 ]; do
         --forms-only) forms_only=1 ;;
         --reps) reps=$2; shift ;;
         --tmax) tmax=$2; shift ;;
+        --jit-max-registers) export HL_CUDA_JIT_MAX_REGISTERS=$2; shift ;;
         -h|--help) usage ;;
         -*) echo "gpu_eval: unknown option $1" >&2; usage ;;
         *) if [ -z "$bundle" ]; then bundle=$1; elif [ -z "$out" ]; then out=$1; else usage; fi ;;
@@ -101,6 +111,7 @@ fi
     nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu,persistence_mode \
         --format=csv 2>&1 || true
     nvidia-smi -q -d CLOCK,PERFORMANCE 2>&1 || true
+    echo "HL_CUDA_JIT_MAX_REGISTERS=${HL_CUDA_JIT_MAX_REGISTERS:-unset (Halide 14's runtime default: 64)}"
 } > "$out/nvidia-smi.txt"
 head -20 "$out/nvidia-smi.txt"
 
@@ -117,6 +128,30 @@ case $rc in
 esac
 
 fi  # forms_only
+
+# The forced-kernel sweep (a bundle built with DIET_GPU_SWEEP): one runner per forced dense kernel,
+# warm L2, a few T, each output checked against cuBLAS; sweep.csv holds them all with a kernel column.
+if [ -d "$bundle/sweep" ] && [ $forms_only = 0 ]; then
+    sweep_ts=${DIET_GPU_SWEEP_TS:-1,2,4,8,16,24,32,48,64,96,128}
+    echo "gpu_eval: the forced-kernel sweep (dense, T = $sweep_ts, warm L2)"
+    echo "kernel,workload,T,mode,impl,median_us,min_us,samples,calls_per_sample,gflops,rel_err" > "$out/sweep.csv"
+    for dir in "$bundle"/sweep/*/; do
+        tag=$(basename "$dir")
+        if ! "$cxx" -O2 -std=c++17 -I"$dir" -I"$bundle/include" -I"$bundle/lib" -I"$cuda/include" \
+                "$bundle/src/diet_gpu_runner.cpp" -o "$bin/sweep_runner" \
+                -Wl,--start-group "$bundle/lib/diet_batch_matmul_nt.a" "$bundle/lib/diet_batch_matmul_nn.a" \
+                "$dir/diet_dense.a" -Wl,--end-group "${link_cuda[@]}" >> "$out/build.log" 2>&1; then
+            echo "gpu_eval: sweep $tag: the build FAILED" >&2; status=3; continue
+        fi
+        timeout 60 "$bin/sweep_runner" --workloads dense --modes warm --ts "$sweep_ts" --reps "${DIET_GPU_SWEEP_REPS:-9}" \
+            --csv "$bin/sweep_one.csv" > "$bin/sweep_one.log" 2>&1
+        src=$?
+        tail -n +2 "$bin/sweep_one.csv" 2>/dev/null | sed "s/^/$tag,/" >> "$out/sweep.csv"
+        { echo "== $tag (exit $src)"; cat "$bin/sweep_one.log"; } >> "$out/sweep.log"
+        [ $src -eq 0 ] || { echo "gpu_eval: sweep $tag exited with $src (see sweep.log)" >&2; [ $src -ne 1 ] || status=1; }
+        echo "gpu_eval: sweep $tag done (exit $src)"
+    done
+fi
 
 if [ -x "$bin/gpu_forms_runner" ]; then
     echo "gpu_eval: running gpu_forms_runner (every contraction form, checked against the CPU)"

@@ -4,8 +4,9 @@
 // static libraries (Halide's runtime is in diet_dense.a), Halide's runtime headers, the CUDA
 // runtime, cuBLAS and the driver.
 //
-//   diet_gpu_runner [--tmin 1] [--tmax 128] [--reps 15] [--workloads dense,bmm_nt,bmm_nn]
+//   diet_gpu_runner [--tmin 1] [--tmax 128] [--ts 1,2,4,...] [--reps 15] [--workloads dense,bmm_nt,bmm_nn]
 //                   [--modes warm,cold] [--pedantic] [--tol 1e-4] [--csv out.csv]
+// (--ts: only these T, in [tmin, tmax]; the forced-kernel sweep of gpu_eval.sh uses it.)
 //
 // How the two share the GPU: Halide's CUDA runtime normally creates a context of its own, and
 // device memory of one context is not valid in another, so its context hook is pointed at the
@@ -108,7 +109,7 @@ void describe_mismatch(const std::vector<float> &got, const std::vector<float> &
 }
 
 void usage() {
-    std::fprintf(stderr, "usage: diet_gpu_runner [--tmin N] [--tmax N] [--reps N] [--workloads dense,bmm_nt,bmm_nn] "
+    std::fprintf(stderr, "usage: diet_gpu_runner [--tmin N] [--tmax N] [--ts T,T,...] [--reps N] [--workloads dense,bmm_nt,bmm_nn] "
                          "[--modes warm,cold] [--pedantic] [--tol X] [--csv FILE]\n");
     std::exit(2);
 }
@@ -119,7 +120,7 @@ int main(int argc, char **argv) {
     int tmin = 1, tmax = 128, reps = 15;
     bool pedantic = false;
     double tol = 1e-4;
-    std::string workloads = "dense,bmm_nt,bmm_nn", modes = "warm,cold", csv_path;
+    std::string workloads = "dense,bmm_nt,bmm_nn", modes = "warm,cold", csv_path, ts_list;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -128,6 +129,7 @@ int main(int argc, char **argv) {
         };
         if (a == "--tmin") tmin = std::atoi(value().c_str());
         else if (a == "--tmax") tmax = std::atoi(value().c_str());
+        else if (a == "--ts") ts_list = value();
         else if (a == "--reps") reps = std::atoi(value().c_str());
         else if (a == "--workloads") workloads = value();
         else if (a == "--modes") modes = value();
@@ -137,6 +139,15 @@ int main(int argc, char **argv) {
         else usage();
     }
     if (tmin < 1 || tmax < tmin || tmax > 128 || reps < 1) usage();  // the libraries' T range is 1..128
+    std::vector<int> ts;
+    for (const std::string &t : split(ts_list)) {
+        const int v = std::atoi(t.c_str());
+        if (v < tmin || v > tmax) usage();
+        ts.push_back(v);
+    }
+    if (ts.empty()) {
+        for (int T = tmin; T <= tmax; T++) ts.push_back(T);
+    }
     std::vector<Workload> wl;
     for (const std::string &s : split(workloads)) {
         Workload w;
@@ -176,7 +187,7 @@ int main(int argc, char **argv) {
         GPU_CHECK_CUDA(cudaMalloc(&d_in1, count(big.in1) * sizeof(float)));
         GPU_CHECK_CUDA(cudaMalloc(&d_diet, count(big.out) * sizeof(float)));
         GPU_CHECK_CUDA(cudaMalloc(&d_ref, count(big.out) * sizeof(float)));
-        for (int T = tmin; T <= tmax; T++) {
+        for (int T : ts) {
             Shape s = shape_of(w, T);
             std::vector<float> in0(count(s.in0)), in1(count(s.in1)), out(count(s.out)), ref(count(s.out));
             fill_random(in0, 1000 * T + 1);
@@ -262,7 +273,7 @@ int main(int argc, char **argv) {
                              ref_err.c_str());
             }
             std::fflush(csv);
-            if (T == tmax || T % 16 == 0) {
+            if (T == ts.back() || T % 16 == 0) {
                 double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_begin).count();
                 std::fprintf(stderr, "[diet_gpu_runner] %s T=%d done (%.0f s so far)\n", name_of(w), T, el);
             }
