@@ -111,7 +111,7 @@ fi
     nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu,persistence_mode \
         --format=csv 2>&1 || true
     nvidia-smi -q -d CLOCK,PERFORMANCE 2>&1 || true
-    echo "HL_CUDA_JIT_MAX_REGISTERS=${HL_CUDA_JIT_MAX_REGISTERS:-unset (Halide 14's runtime default: 64)}"
+    echo "HL_CUDA_JIT_MAX_REGISTERS=${HL_CUDA_JIT_MAX_REGISTERS:-unset, the runtime default of Halide 14 is 64}"
 } > "$out/nvidia-smi.txt"
 head -20 "$out/nvidia-smi.txt"
 

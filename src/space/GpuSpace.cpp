@@ -1,12 +1,16 @@
 #include "space/GpuSpace.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace diet {
 
 namespace {
 
 constexpr int kAddressRegisters = 32;
+// staged_tile_fit's heuristic constants (calibrated there).
+constexpr double kAccumulatorsUnderJitCap = 16.0;
+constexpr double kMinStagedRows = 8.0;
 
 std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
     std::vector<int> out;
@@ -41,6 +45,24 @@ bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
 int staged_registers(const GpuKernel &k, int warp) {
     const int copy_in_flight = k.k_tile * (k.block_cols() + k.block_rows()) / warp;
     return k.reg_x * k.reg_y + copy_in_flight + k.reg_x + k.reg_y + kAddressRegisters;
+}
+
+double staged_tile_fit(int reg_x, int reg_y, int k_tile) {
+    // Heuristic, calibrated on GPU measurements of the BERT dense layer and attention scores
+    // (apps/results/gpu/h200_2026-11-27_NOTES.md; the H100 tuning log of 2026-11-24):
+    // - Accumulators: Halide 14's CUDA runtime JIT-compiles every kernel with at most 64 registers
+    //   per thread unless HL_CUDA_JIT_MAX_REGISTERS says otherwise, and about 16 accumulators fit
+    //   beside the operands and addresses. Beyond, they spill: 4x8 ran at 0.44x cuBLAS where 2x8
+    //   ran at 0.52-0.54x (geomeans over T, two H200 sweeps), 64 accumulators at 0.15-0.28x.
+    // - Rows: a block of fewer than 8 rows re-reads the column operand from L2 too often (4x4 ran
+    //   at 0.26x where 2x8 ran at 0.49x in the same sweep).
+    // - Reduction tiles: fewer staging rounds and barriers per reduction; a tie-breaker (64-step
+    //   tiles were 1.1-1.45x faster than 32 in the H100 tuning log, within noise on the H200).
+    const double accumulators = (double)reg_x * reg_y;
+    const double fit_registers = std::min(1.0, kAccumulatorsUnderJitCap / accumulators);
+    const double fit_rows = std::min(1.0, reg_y / kMinStagedRows);
+    const double fit_k_tile = 1.0 + 0.05 * std::log2(std::max(1.0, k_tile / 32.0));
+    return fit_registers * fit_rows * fit_k_tile;
 }
 
 int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes) {

@@ -32,6 +32,9 @@ bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o);
 // Registers per lane the kernel is planned for: accumulators, the copy's loads in flight, one
 // operand row and column, and a fixed allowance for addresses and loop counters.
 int staged_registers(const GpuKernel &k, int warp);
+// The heuristic's correction for a staged register tile of reg_x x reg_y outputs per lane and
+// k_tile staged steps (a factor of at most ~1.05; see the .cpp for what calibrated it).
+double staged_tile_fit(int reg_x, int reg_y, int k_tile);
 // Shared memory of one block: both operand tiles, rows padded by one element.
 int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes);
 // Blocks one SM can hold at once under the register, shared-memory and block limits.
