@@ -87,30 +87,40 @@ fi
 # staged kernel, each forced for the whole family through a one-record tuning log (the dispatch
 # replay of trials = 0), into sweep/<kernel>/diet_dense.{a,h} with Halide's runtime: gpu_eval.sh
 # times each at a few T against cuBLAS (sweep.csv), the data that calibrates the GPU heuristic.
-# The record names the dense generator's pipeline fingerprint and family as Diet prints them into
-# its tuning logs; the build fails unless Diet says it applied the record.
+# The record's keys are read from Diet's own message about a log without a decision; the build
+# fails unless Diet says it applied the record.
 if [ -n "${DIET_GPU_SWEEP:-}" ]; then
-    # The target as Diet prints it (Halide's canonical order of features): what the log must name.
-    canonical_target=$(grep -m1 '^\[diet\] target ' "$bundle/BUNDLE.txt.diet" | sed 's/^\[diet\] target \([^,]*\),.*/\1/')
+    mkdir -p "$bundle/sweep"
+    sweep_dir=$(cd "$bundle/sweep" && pwd)  # the logs named absolutely, however the bundle was named
+    # What the record must name (pipeline fingerprint, target in Halide's canonical order, shape
+    # family), as Diet prints them when a log holds no decision for this pipeline.
+    printf '%s\n' '{"kind": "diet-tuning-log", "format": 1, "tool_version": "diet 0.1.0"}' > "$bundle/sweep/empty.log"
+    key_line=$(HL_DIET_LOG=$sweep_dir/empty.log "$build/generators/dense.generator" -g dense -f diet_dense \
+        -o "$bundle/sweep" -e schedule -p "$plugin" -s Diet "target=$target" auto_schedule=true \
+        "machine_params=$machine_params" 2>&1 | grep -m1 'holds no dispatch decision' || true)
+    keys=$(sed -n 's/.*(pipeline \([0-9a-f]*\), target \([^,]*\), family "\(.*\)"); using the heuristic$/\1|\2|\3/p' <<< "$key_line")
+    [ -n "$keys" ] || { echo "gpu_bundle: could not read the dense pipeline's log keys from Diet" >&2; exit 1; }
+    IFS='|' read -r fingerprint canonical_target family <<< "$keys"
+    rm -f "$bundle/sweep/empty.log" "$bundle/sweep/diet_dense.schedule.h"
     for spec in $DIET_GPU_SWEEP; do
         IFS=: read -r regs ktile kunroll <<< "$spec"
         rx=${regs%x*} ry=${regs#*x}
         tag="r${rx}x${ry}_k${ktile}_u${kunroll}"
         mkdir -p "$bundle/sweep/$tag"
         log="$bundle/sweep/$tag/forced.log"
-        python3 - "$log" "$rx" "$ry" "$ktile" "$kunroll" "$canonical_target" <<'PY'
+        python3 - "$log" "$rx" "$ry" "$ktile" "$kunroll" "$canonical_target" "$fingerprint" "$family" <<'PY'
 import json, sys
-log, rx, ry, kt, ku, target = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
+log, rx, ry, kt, ku = sys.argv[1], *map(int, sys.argv[2:6])
+target, fingerprint, family = sys.argv[6:9]
 header = {"kind": "diet-tuning-log", "format": 1, "tool_version": "diet 0.1.0"}
-leaf = {"covers": "T=1..128 (128 shapes)", "lo": [1, 1], "hi": [2147483647, 2147483647], "note": "forced (sweep)",
+leaf = {"covers": "the whole family", "lo": [1, 1], "hi": [2147483647, 2147483647], "note": "forced (sweep)",
         "kernel": {"gpu": True, "threads": [32, 1], "regs": [rx, ry], "k_tile": kt, "k_unroll": ku}}
-rec = {"kind": "dispatch", "format": 1, "tool_version": "diet 0.1.0", "pipeline": "0d3c174b0a76c304", "stage": 0,
-       "target": target, "unix_time": 0, "dispatch": [leaf],
-       "family": "T=1..128(128) training [T=1] [T=19] [T=37] [T=55] [T=74] [T=92] [T=110] [T=128] max_kernels 8"}
+rec = {"kind": "dispatch", "format": 1, "tool_version": "diet 0.1.0", "pipeline": fingerprint, "stage": 0,
+       "target": target, "unix_time": 0, "dispatch": [leaf], "family": family}
 with open(log, "w") as f:
     f.write(json.dumps(header) + "\n" + json.dumps(rec) + "\n")
 PY
-        HL_DIET_LOG=$repo/$log "$build/generators/dense.generator" -g dense -f diet_dense -o "$bundle/sweep/$tag" \
+        HL_DIET_LOG=$sweep_dir/$tag/forced.log "$build/generators/dense.generator" -g dense -f diet_dense -o "$bundle/sweep/$tag" \
             -e static_library,h -p "$plugin" -s Diet "target=$target" auto_schedule=true \
             "machine_params=$machine_params" > "$bundle/sweep/$tag/diet.log" 2>&1
         grep -q 'applying the dispatch recorded' "$bundle/sweep/$tag/diet.log" ||

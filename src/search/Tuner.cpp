@@ -124,7 +124,9 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         if (replay_recorded_dispatch(history, fingerprint, target, family_key, initial, opts, result)) return result;
         if (opts.model_path.empty()) {
             std::cerr << "[diet] the tuning log " << opts.log_path
-                      << " holds no dispatch decision for this pipeline, target and shape family; using the heuristic\n";
+                      << " holds no dispatch decision for this pipeline, target and shape family (pipeline "
+                      << fingerprint << ", target " << target.to_string() << ", family \"" << family_key
+                      << "\"); using the heuristic\n";
         }
     }
     // The shipped model (cost/BaseModel.h), for CPU kernels: ranks them when nothing is measured

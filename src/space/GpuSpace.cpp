@@ -53,11 +53,12 @@ double staged_tile_fit(int reg_x, int reg_y, int k_tile) {
     // - Accumulators: Halide 14's CUDA runtime JIT-compiles every kernel with at most 64 registers
     //   per thread unless HL_CUDA_JIT_MAX_REGISTERS says otherwise, and about 16 accumulators fit
     //   beside the operands and addresses. Beyond, they spill: 4x8 ran at 0.44x cuBLAS where 2x8
-    //   ran at 0.52-0.54x (geomeans over T, two H200 sweeps), 64 accumulators at 0.15-0.28x.
+    //   ran at 0.52-0.54x (geomeans over T, two H200 sweeps), 64 accumulators at 0.14-0.28x.
     // - Rows: a block of fewer than 8 rows re-reads the column operand from L2 too often (4x4 ran
     //   at 0.26x where 2x8 ran at 0.49x in the same sweep).
-    // - Reduction tiles: fewer staging rounds and barriers per reduction; a tie-breaker (64-step
-    //   tiles were 1.1-1.45x faster than 32 in the H100 tuning log, within noise on the H200).
+    // - Reduction tiles: fewer staging rounds and barriers per reduction; a tie-breaker (in the
+    //   H100 tuning log 64-step tiles of 2x8 were 1.0-1.45x faster than 32-step ones, except dense
+    //   at T = 37, 0.88x; within run-to-run noise in the H200 sweeps).
     const double accumulators = (double)reg_x * reg_y;
     const double fit_registers = std::min(1.0, kAccumulatorsUnderJitCap / accumulators);
     const double fit_rows = std::min(1.0, reg_y / kMinStagedRows);
