@@ -825,14 +825,7 @@ std::string describe_machine(const Config &cfg) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    // OpenBLAS's and OpenMP's idle threads must not spin through the other systems' calls.
-    if (!std::getenv("OPENBLAS_THREAD_TIMEOUT") || !std::getenv("OMP_WAIT_POLICY")) {
-        setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0);
-        setenv("OMP_WAIT_POLICY", "passive", 0);
-        execv("/proc/self/exe", argv);
-        std::fprintf(stderr, "warning: could not restart with OPENBLAS_THREAD_TIMEOUT and OMP_WAIT_POLICY (%s)\n",
-                     std::strerror(errno));
-    }
+    bench::restart_with_quiet_vendor_threads(argv);
     CLI::App app{"Diet against OpenBLAS, oneDNN, Adams2019, Mullapudi2016 on the BERT workloads, every T"};
     Config cfg;
     std::string workloads = "all", systems, training = join_ints(cfg.training);

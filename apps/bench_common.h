@@ -12,10 +12,28 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace bench {
+
+// OpenBLAS's and OpenMP's (oneDNN's) idle threads spin for milliseconds after a call; on a 2-core
+// machine they take a core from whatever system is timed next (measured: the first Diet form after
+// the vendor calls ran 1.1-1.5x slower, and oneDNN's own times jumped 2-10x between neighbouring
+// T). Both libraries read these variables only at start-up, so the process restarts itself once
+// with them set, unless the caller chose values.
+inline void restart_with_quiet_vendor_threads(char **argv) {
+    if (std::getenv("OPENBLAS_THREAD_TIMEOUT") && std::getenv("OMP_WAIT_POLICY")) return;
+    setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0);
+    setenv("OMP_WAIT_POLICY", "passive", 0);
+    execv("/proc/self/exe", argv);
+    std::fprintf(stderr, "warning: could not restart with OPENBLAS_THREAD_TIMEOUT and OMP_WAIT_POLICY (%s)\n",
+                 std::strerror(errno));
+}
 
 using Clock = std::chrono::steady_clock;
 

@@ -237,6 +237,7 @@ double geomean(const std::vector<double> &v) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    bench::restart_with_quiet_vendor_threads(argv);
     Config cfg;
     cfg.target = diet::runnable_host_target();
     std::string families = "dense,bmm,int,mlp,attn", check_ts = "1,7,64", only_ts, item;

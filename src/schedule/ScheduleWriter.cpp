@@ -272,6 +272,12 @@ void ScheduleWriter::compute_at(const FuncRef &f, const FuncRef &at, const std::
     emit(f.ident + ".compute_at(" + at.ident + ", " + var(tmp, v) + ");");
 }
 
+void ScheduleWriter::store_at(const FuncRef &f, const FuncRef &at, const std::string &v) {
+    StageRef tmp{Stage(at.func), at.ident, {}};
+    Func(f.func).store_at(at.func, Var(v));
+    emit(f.ident + ".store_at(" + at.ident + ", " + var(tmp, v) + ");");
+}
+
 void ScheduleWriter::store_in(const FuncRef &f, MemoryType t) {
     Func(f.func).store_in(t);
     emit(f.ident + ".store_in(" + memory_name(t) + ");");

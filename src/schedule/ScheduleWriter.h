@@ -66,6 +66,7 @@ public:
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);
+    void store_at(const FuncRef &f, const FuncRef &at, const std::string &var);
     void store_in(const FuncRef &f, Halide::MemoryType t);
     void reorder_storage(const FuncRef &f, const std::vector<std::string> &vars);
 
