@@ -13,6 +13,7 @@
 #include "contraction_forms.h"
 #include "plugin/Diet.h"
 #include "space/HostCpu.h"
+#include "space/MicroKernel.h"
 
 #include <functional>
 #include <map>
@@ -522,14 +523,16 @@ TEST_CASE("widening integer and half-precision contractions", "[forms]") {
 }
 
 // With a reduction of a multiple of 64 steps the integer forms get packed dot-product kernels:
-// each lane sums 4 (uint8 x int8) or 2 (int16) products per instruction, which Halide 14 lowers
-// to vpdpbusd / vpmaddwd. Correct at every T, guard-free, and the packed kernel is the one chosen.
+// each lane sums 4 (uint8 x int8 on a target with VNNI) or 2 (int16; uint8 x int8 elsewhere)
+// products per instruction, which Halide 14 lowers to vpdpbusd / vpmaddwd. Correct at every T,
+// guard-free, and the packed kernel is the one chosen.
 TEST_CASE("integer contractions with a reduction of 128: packed dot-product kernels", "[forms]") {
     contraction_forms::Sizes sizes;
     sizes.K = 128;
+    const bool vnni = diet::CpuLimits::for_target(diet::runnable_host_target(), 2, 0).dot_product_8bit;
     for (const char *how : {"u8i8", "i16"}) {
         const std::string log = check_form(std::string("int/") + how, "y", {1, 2, 3, 16, 64, 100}, sizes, {}, true);
-        CHECK_THAT(log, Catch::Contains(std::string(", pack=") + (std::string(how) == "u8i8" ? "4}" : "2}")));
+        CHECK_THAT(log, Catch::Contains(std::string(", pack=") + (std::string(how) == "u8i8" && vnni ? "4}" : "2}")));
     }
 }
 
@@ -623,7 +626,9 @@ TEST_CASE("packed integer kernels in other styles: update on the output, NN with
         diet::autoschedule(Pipeline(d.y), target, 2, 0, diet::Options{});
         const std::string log = cap.finish();
         INFO("Diet's log:\n" << log);
-        CHECK_THAT(log, Catch::Contains("pack=4"));
+        // Four 8-bit products per lane where the target sums them in one instruction (VNNI), pairs
+        // of 16-bit products (vpmaddwd) elsewhere.
+        CHECK_THAT(log, Catch::Contains(diet::CpuLimits::for_target(target, 2, 0).dot_product_8bit ? "pack=4" : "pack=2"));
         Stmt lowered;
         Pipeline dp(d.y), rp(ref.y);
         dp.add_custom_lowering_pass(new RecordStmt(&lowered));
@@ -643,6 +648,23 @@ TEST_CASE("packed integer kernels in other styles: update on the output, NN with
             CHECK(compare(dp.realize(size, target), rp.realize(size, target)) == "");
         }
     }
+}
+
+TEST_CASE("8-bit operands pack by 4 only where the target has a 4-way dot product", "[forms][unit]") {
+    PackedStyle d(1, true);
+    diet::FunctionDAG dag({d.y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const diet::MatmulPattern &p = dag.matmuls()[0];
+    const auto limits = [](const char *target) { return diet::CpuLimits::for_target(Target(target), 2, 0); };
+    CHECK_FALSE(limits("x86-64-linux-avx-avx2-f16c-fma-sse41").dot_product_8bit);
+    CHECK_FALSE(limits("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41").dot_product_8bit);
+    CHECK(limits("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41")
+              .dot_product_8bit);
+    CHECK(limits("arm-64-linux-arm_dot_prod").dot_product_8bit);
+    CHECK(diet::packed_reduction_factor(p, limits("x86-64-linux-avx-avx2-f16c-fma-sse41")) == 2);
+    CHECK(diet::packed_reduction_factor(
+              p, limits("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_sapphirerapids-avx512_skylake-f16c-fma-sse41")) ==
+          4);
 }
 
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of

@@ -140,7 +140,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
         const MatmulPattern &p = k.pattern;
         // Gathering dot-product kernels only where the space holds dot-product kernels at all.
         const bool gathering_dots = dot_kernels_gather(p) && dot_kernels_apply(p, cpu.lanes(p.type));
-        return packed_reduction_factor(p) > 1 || p.depth_dim > 0 || gathering_dots;
+        return packed_reduction_factor(p, cpu) > 1 || p.depth_dim > 0 || gathering_dots;
     };
     const bool unseen = !on_gpu && std::any_of(result.kernels.begin(), result.kernels.end(), unseen_by_model);
     if (unseen && opts.trials == 0 && opts.base_model != "none") {
@@ -169,7 +169,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     if (heuristic_only) {
         bool mixed = false;
         for (const KernelChoice &k : result.kernels) {
-            mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type) * packed_reduction_factor(k.pattern)) ||
+            mixed |= dot_kernels_apply(k.pattern, cpu.lanes(k.pattern.type) * packed_reduction_factor(k.pattern, cpu)) ||
                      k.pattern.depth_dim > 0;
         }
         if (!mixed) return result;

@@ -16,6 +16,10 @@ struct CpuLimits {
     int64_t l1_bytes = 32 << 10;
     int64_t l2_bytes = 1 << 20;
     int64_t llc_bytes = 16 << 20;
+    // Sums four 8-bit products into a 32-bit lane in one instruction (x86 VNNI vpdpbusd, which
+    // Halide 14 emits only under avx512_sapphirerapids; ARM's udot/sdot under arm_dot_prod).
+    // Without it, 8-bit operands are summed in pairs of 16-bit products (vpmaddwd).
+    bool dot_product_8bit = false;
 
     int lanes(const Halide::Type &t) const { return std::max(1, vector_bits / t.bits()); }
     static CpuLimits for_target(const Halide::Target &t, int parallelism, int64_t llc_bytes);

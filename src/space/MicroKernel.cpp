@@ -423,7 +423,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     std::vector<MicroKernel> out;
     const int lanes = lim.lanes(p.type);
     const int64_t elem = p.type.bytes();
-    const int pack = packed_reduction_factor(p);
+    const int pack = packed_reduction_factor(p, lim);
     if (pack > 1) return enumerate_packed_cpu_kernels(p, e, lim, pack);
     // An operand whose vectors would be gathers whatever its panel's storage (a flattened weight
     // matrix read w(k + K * n)): the dot-product kernels read it along the reduction, densely.
@@ -494,7 +494,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     return out;
 }
 
-int packed_reduction_factor(const MatmulPattern &p) {
+int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
     if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || p.several_updates() ||
         !p.reduction_extent) {
         return 1;
@@ -505,7 +505,11 @@ int packed_reduction_factor(const MatmulPattern &p) {
         if (!o.type.is_int_or_uint() || o.type.bits() > 16 || o.reduction_arg < 0) return 1;
         widest = std::max(widest, o.type.bits());
     }
-    const int pack = 32 / std::max(widest, 8);
+    // Without a 4-way instruction Halide 14 lowers a 4-step vector reduction of 8-bit products
+    // through a chain of shuffles; widened to 16 bits and summed in pairs it is one vpmaddwd per
+    // vector. Measured on an AVX2 guest (uint8 x int8, K = 768, N = 2304, 16T rows): T = 16 in
+    // 9.3 ms packed by 4, 4.6 ms by 2 (float32: 7.4 ms); T = 128: 85 ms by 4, 52 ms by 2 (58 ms).
+    const int pack = widest <= 8 && !lim.dot_product_8bit ? 2 : 32 / std::max(widest, 8);
     return *p.reduction_extent % pack == 0 ? pack : 1;
 }
 
@@ -538,7 +542,9 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
     if (lanes < 4 || !k || *k % lanes != 0) return false;
     // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
-    const bool may_gather = packed_reduction_factor(p) == 1;
+    // (Asked of a target without the 4-way 8-bit instruction, whose pairs pack the most
+    // contractions: conservative elsewhere.)
+    const bool may_gather = packed_reduction_factor(p, CpuLimits{}) == 1;
     // An operand invariant along the reduction (a per-column scale) is one broadcast per output:
     // it does not stop the dot kernels (it did: a dense layer with its dequantization scale
     // inside the sum ran column kernels at T = 1, 2-7x slower; apps/results/cpu/probe_styles6/).
