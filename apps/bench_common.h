@@ -22,9 +22,9 @@
 namespace bench {
 
 // OpenBLAS's and OpenMP's (oneDNN's) idle threads spin for milliseconds after a call; on a 2-core
-// machine they take a core from whatever system is timed next (measured: the first Diet form after
-// the vendor calls ran 1.1-1.5x slower, and oneDNN's own times jumped 2-10x between neighbouring
-// T). Both libraries read these variables only at start-up, so the process restarts itself once
+// machine they take a core from whatever system is timed next (measured in forms_bench: the Diet
+// form timed right after the vendor calls ran 1.05-1.3x slower than the same Stmt timed later, and
+// oneDNN's own time at T = 1 was 8 ms instead of 0.68 ms). Both libraries read these variables only at start-up, so the process restarts itself once
 // with them set, unless the caller chose values.
 inline void restart_with_quiet_vendor_threads(char **argv) {
     if (std::getenv("OPENBLAS_THREAD_TIMEOUT") && std::getenv("OMP_WAIT_POLICY")) return;
