@@ -670,6 +670,65 @@ TEST_CASE("8-bit operands pack by 4 only where the target has a 4-way dot produc
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of
 // the context product is T: fitted on the training shapes as the output's rows): at T = 1 the
 // 192 heads of 64 multiply-adds each are one task, at T = 128 every head is a task of its own.
+namespace {
+// The loops enclosing each Allocate whose name starts with `prefix` and contains `part`.
+class AllocationLoops : public IRVisitor {
+public:
+    AllocationLoops(std::string prefix, std::string part) : prefix(std::move(prefix)), part(std::move(part)) {}
+    std::string prefix, part;
+    std::vector<std::string> loops;
+    std::vector<std::vector<std::string>> found;
+    using IRVisitor::visit;
+    void visit(const For *op) override {
+        loops.push_back(op->name);
+        IRVisitor::visit(op);
+        loops.pop_back();
+    }
+    void visit(const Allocate *op) override {
+        if (op->name.rfind(prefix, 0) == 0 && op->name.find(part) != std::string::npos) found.push_back(loops);
+        IRVisitor::visit(op);
+    }
+};
+}  // namespace
+
+// An update on a batched output: the wrapper of its rfactor intermediate (`<acc>_in_<output>`)
+// is computed per slice of the batch, inside the output's parallel update loop, and stored per
+// task: one heap allocation per task, not one per slice (192 per call at T = 1 before).
+TEST_CASE("an update on a batched output allocates its wrapper once per task", "[forms][grain]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;
+    sizes.heads = 192;
+    sizes.t_max = 128;
+    Form f = contraction_forms::make_form("bmm_nt/update_on_output", sizes, true);
+    diet::Options opts;
+    opts.base_model = "none";
+    diet_test::StderrCapture cap(false);
+    const std::string source = diet::autoschedule(Pipeline(f.out), diet::runnable_host_target(), 2, 0, opts).schedule_source;
+    const std::string log = cap.finish();
+    INFO(log << source);
+    CHECK_THAT(source, Catch::Contains(".store_at("));
+    Stmt lowered;
+    Pipeline dp(f.out);
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(diet::runnable_host_target());
+    AllocationLoops allocs(f.out.name(), "_in_" + f.out.name());
+    lowered.accept(&allocs);
+    REQUIRE_FALSE(allocs.found.empty());
+    const std::string slice_loop = "." + f.out.args().back().name() + "_i";
+    for (const std::vector<std::string> &loops : allocs.found) {
+        std::string where;
+        for (const std::string &l : loops) where += l + " ";
+        INFO("the wrapper is allocated inside: " << where);
+        bool in_task = false, in_slice = false;
+        for (const std::string &l : loops) {
+            in_task |= l.find(".s1.") != std::string::npos;
+            in_slice |= l.size() >= slice_loop.size() && l.compare(l.size() - slice_loop.size(), slice_loop.size(), slice_loop) == 0;
+        }
+        CHECK(in_task);
+        CHECK_FALSE(in_slice);
+    }
+}
+
 TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
     contraction_forms::Sizes sizes;
     sizes.K = 64;
