@@ -695,10 +695,8 @@ public:
 // is computed per slice of the batch, inside the output's parallel update loop, and stored per
 // task: one heap allocation per task, not one per slice (192 per call at T = 1 before).
 TEST_CASE("an update on a batched output allocates its wrapper once per task", "[forms][grain]") {
-    contraction_forms::Sizes sizes;
-    sizes.K = 64;
-    sizes.heads = 192;
-    sizes.t_max = 128;
+    // The benchmark's attention sizes: 192 heads of 64, T in [1, 128].
+    const contraction_forms::Sizes sizes = contraction_forms::benchmark_sizes("bmm");
     Form f = contraction_forms::make_form("bmm_nt/update_on_output", sizes, true);
     diet::Options opts;
     opts.base_model = "none";
@@ -730,10 +728,8 @@ TEST_CASE("an update on a batched output allocates its wrapper once per task", "
 }
 
 TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
-    contraction_forms::Sizes sizes;
-    sizes.K = 64;
-    sizes.heads = 192;
-    sizes.t_max = 128;
+    // The benchmark's attention sizes: 192 heads of 64, T in [1, 128].
+    const contraction_forms::Sizes sizes = contraction_forms::benchmark_sizes("bmm");
     Form f = contraction_forms::make_form("bmm_nn/canonical", sizes, true);
     // Bound before Diet makes the estimates constant (Halide 14's AOT metadata).
     std::map<int, diet::ShapeBinding> bindings;
