@@ -380,3 +380,112 @@ TEST_CASE("a per-column scale inside the sum keeps the dot-product kernels", "[s
         {{1}, {2}, {5}, {16}, {64}, {70}});
     CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
 }
+
+// From the seventh probe (apps/results/cpu/probe_styles7/): nested inline sums. Halide's inline
+// sum() gives the inner one a free variable per occurrence of the outer RVar, inner(v0, i, v1, j),
+// read on a diagonal, inner(r1, i, r1, j). Computed at root (as a contraction) or per tile it
+// computed 8 x 8 values of r1 where 8 are read: 0.11-0.16x unscheduled Halide.
+namespace {
+
+// The `produce <inner>` of the log line "Func <inner>: computed per point of <reader> at <rvar>"
+// lies inside the reader's loop over that reduction variable in the lowered Stmt.
+void check_computed_per_point(const std::string &log, const std::string &stmt, int expected) {
+    int found = 0;
+    const std::string head = "[diet] Func ", mark = ": computed per point of ";
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t at = line.find(": ");
+        if (line.rfind(head, 0) != 0 || at == std::string::npos || line.compare(at, mark.size(), mark) != 0) continue;
+        const std::string inner = line.substr(head.size(), at - head.size());
+        const size_t reader_at = at + mark.size(), reader_end = line.find(" at ", reader_at);
+        const std::string reader = line.substr(reader_at, reader_end - reader_at);
+        const std::string rvar = line.substr(reader_end + 4, line.find(',', reader_end) - reader_end - 4);
+        INFO(inner << " per point of " << reader << " at " << rvar);
+        const size_t loop = stmt.find("for (" + reader + ".s1." + rvar);
+        const size_t produce = stmt.find("produce " + inner + " {");
+        CHECK(loop != std::string::npos);
+        CHECK(produce != std::string::npos);
+        CHECK(produce > loop);
+        found++;
+    }
+    CHECK(found == expected);
+}
+
+}  // namespace
+
+TEST_CASE("nested inline sums: the inner sum is computed per point of the outer one's reduction", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 32);
+            ImageParam a(Float(32), 3, "a"), b(Float(32), 3, "b");
+            Var i("i"), j("j");
+            RDom r1(0, 8, "r1"), r2(0, 16, "r2");
+            Func o("nested");
+            o(j, i) = sum(r1, sum(r2, a(r2, r1, i) * b(r2, r1, j)));
+            o.set_estimates({{0, 40}, {0, T}});
+            a.set_estimates({{0, 16}, {0, 8}, {0, T}});
+            b.set_estimates({{0, 16}, {0, 8}, {0, 40}});
+            return Built{o, {a, b}, {T}, [](const std::vector<int> &s) { return Sizes{{16, 8, s[0]}, {16, 8, 40}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{40, s[0]}; }};
+        },
+        {{1}, {3}, {64}, {70}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("reads it on a diagonal"));
+    check_computed_per_point(log, stmt, 1);
+}
+
+TEST_CASE("sums nested three deep and a maximum of sums are computed per point of their readers", "[styles]") {
+    std::string stmt;
+    std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 32);
+            ImageParam a(Float(32), 4, "a"), b(Float(32), 4, "b");
+            Var i("i"), j("j");
+            RDom r1(0, 4, "r1"), r2(0, 4, "r2"), r3(0, 8, "r3");
+            Func o("nested3");
+            o(j, i) = sum(r1, sum(r2, sum(r3, a(r3, r2, r1, i) * b(r3, r2, r1, j))));
+            o.set_estimates({{0, 24}, {0, T}});
+            a.set_estimates({{0, 8}, {0, 4}, {0, 4}, {0, T}});
+            b.set_estimates({{0, 8}, {0, 4}, {0, 4}, {0, 24}});
+            return Built{o, {a, b}, {T},
+                         [](const std::vector<int> &s) { return Sizes{{8, 4, 4, s[0]}, {8, 4, 4, 24}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{24, s[0]}; }};
+        },
+        {{1}, {5}, {64}}, &stmt);
+    check_computed_per_point(log, stmt, 2);
+    log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 32);
+            ImageParam a(Float(32), 3, "a"), b(Float(32), 3, "b");
+            Var i("i"), j("j");
+            RDom r1(0, 8, "r1"), r2(0, 16, "r2");
+            Func o("max_of_sums");
+            o(j, i) = maximum(r1, sum(r2, a(r2, r1, i) * b(r2, r1, j)));
+            o.set_estimates({{0, 40}, {0, T}});
+            a.set_estimates({{0, 16}, {0, 8}, {0, T}});
+            b.set_estimates({{0, 16}, {0, 8}, {0, 40}});
+            return Built{o, {a, b}, {T}, [](const std::vector<int> &s) { return Sizes{{16, 8, s[0]}, {16, 8, 40}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{40, s[0]}; }};
+        },
+        {{1}, {3}, {64}}, &stmt);
+    check_computed_per_point(log, stmt, 1);
+}
+
+TEST_CASE("nested sums with the pure variables first: the inner sum's slices per step, vectorized", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 64, 32);
+            ImageParam a(Float(32), 3, "a"), b(Float(32), 3, "b");
+            Var i("i"), j("j");
+            RDom r1(0, 8, "r1"), r2(0, 16, "r2");
+            Func o("nested_j_first");
+            o(j, i) = sum(r1, sum(r2, b(j, r2, r1) * a(r2, r1, i)));
+            o.set_estimates({{0, 40}, {0, T}});
+            a.set_estimates({{0, 16}, {0, 8}, {0, T}});
+            b.set_estimates({{0, 40}, {0, 16}, {0, 8}});
+            return Built{o, {a, b}, {T}, [](const std::vector<int> &s) { return Sizes{{16, 8, s[0]}, {40, 16, 8}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{40, s[0]}; }};
+        },
+        {{1}, {3}, {64}, {70}});
+    CHECK_THAT(log, Catch::Contains("computing per tile and reduction step"));
+}

@@ -1,4 +1,5 @@
 #include "analysis/FunctionDAG.h"
+#include "analysis/DiagonalReads.h"
 #include "analysis/ContractionOperands.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/Summand.h"
@@ -360,6 +361,13 @@ void FunctionDAG::classify_matmuls() {
             continue;
         }
         if (!pure_lhs) { reject("its update does not write at its pure coordinates"); continue; }
+        if (const std::optional<DiagonalRead> d = diagonal_read(*this, r)) {
+            // A nested sum's inner one (analysis/DiagonalReads.h): tiled by the micro-kernel it
+            // would be computed over the square of what its reader reads.
+            reject("its reader " + d->reader + " reads it on a diagonal (" + d->rvar +
+                   " twice: a nested sum); computed per step of that reduction instead");
+            continue;
+        }
         std::vector<const Call *> all_calls;
         for (const Term &t : terms) all_calls.insert(all_calls.end(), t.calls.begin(), t.calls.end());
 

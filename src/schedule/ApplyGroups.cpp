@@ -1,4 +1,5 @@
 #include "schedule/ApplyGroups.h"
+#include "analysis/DiagonalReads.h"
 #include "analysis/SymbolicRegion.h"
 #include "space/Rules.h"
 
@@ -113,6 +114,25 @@ private:
         tile_stage(g, n, root, st, {});
     }
 
+    // GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure
+    // loops, unvectorized; the outer pure loops (dim 0 in rows when it is the only one) parallel;
+    // the members computed at the innermost reduction loop, one point each, unvectorized.
+    void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s) {
+        const std::vector<std::string> rvars = s.rvars(), pure = s.pure_vars();
+        std::vector<std::string> order = rvars, outer;
+        for (size_t i = 0; i < pure.size(); i++) (i == 0 && pure.size() > 1 ? order : outer).push_back(pure[i]);
+        if (pure.size() == 1) {
+            w_.split(st, pure[0], pure[0] + "_rows", pure[0] + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
+            order.push_back(pure[0] + "_row");
+            outer = {pure[0] + "_rows"};
+        }
+        order.insert(order.end(), outer.begin(), outer.end());
+        w_.reorder(st, order);
+        fused_parallel_unless_small(w_, st, outer, n.name + "_points_",
+                                    stage_points(n, s.index, 1 + (int64_t)g.members.size()));
+        for (const std::string &m : g.members) member(g, m, root, rvars.front(), n.name, TailStrategy::GuardWithIf, true);
+    }
+
     // The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
     // members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
     // take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
@@ -197,15 +217,20 @@ private:
     }
 
     void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
-                const std::string &root_name, TailStrategy tail) {
+                const std::string &root_name, TailStrategy tail, bool per_point = false) {
         const FuncNode &m = dag_.node(name);
         FuncRef &mf = ref_(name);
+        // Per point, a member read on a diagonal by another member (sums nested three deep) is
+        // computed in that member's reduction loop.
+        const std::optional<DiagonalRead> diagonal = per_point ? diagonal_read(dag_, m) : std::nullopt;
         if (tile_var.empty()) {
             w_.compute_root(mf);
+        } else if (diagonal && diagonal->reader != root_name) {
+            w_.compute_at(mf, ref_(diagonal->reader), diagonal->rvar, false);
         } else {
             w_.compute_at(mf, root, tile_var, false);
         }
-        const int lanes = lanes_of(m);
+        const int lanes = per_point ? 1 : lanes_of(m);
         auto lane_rvar = g.member_lane_rvars.find(name);
         const bool row = lane_rvar != g.member_lane_rvars.end() && m.stages.size() == 2;
         for (const StageNode &s : m.stages) {
@@ -213,6 +238,10 @@ private:
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
             else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
             else update_loops(st, s, m, lanes, false);
+        }
+        if (per_point) {
+            notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
+            return;
         }
         notes_.push_back("Func " + name + ": computed per tile of " + root_name +
                          (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
@@ -313,6 +342,7 @@ private:
         for (const StageNode &s : n.stages) {
             StageRef st = w_.stage(root, s.index, s);
             if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
+            else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
             else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
             else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
             else update_loops(st, s, n, g.vector_lanes, true);

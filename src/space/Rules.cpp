@@ -80,7 +80,7 @@ std::string plan_key(const PipelinePlan &p) {
     for (const GroupPlan &g : p.groups) {
         s += (s.empty() ? "" : ";") + base(g.root) + ":" + rule_name(g.rule);
         if (g.rule == RuleKind::TiledGroup || !g.members.empty()) s += " " + std::to_string(g.tile_x) + "x" + std::to_string(g.tile_y);
-        if (g.members_per_step && !g.members.empty()) s += "/step";
+        if (g.members_per_step && !g.members.empty()) s += g.members_per_point ? "/point" : "/step";
         for (const std::string &m : g.members) s += "+" + base(m);
     }
     return s;
@@ -109,7 +109,9 @@ std::string describe(const GroupPlan &g) {
         s += " " + (g.tile_x ? std::to_string(g.tile_x) : std::string("all")) + " x " +
              (g.tile_y ? std::to_string(g.tile_y) : std::string("all"));
         if (!g.members.empty()) {
-            s += g.members_per_step ? ", computing per tile and reduction step:" : ", computing per tile:";
+            s += g.members_per_point  ? ", computing per point and reduction step:"
+                 : g.members_per_step ? ", computing per tile and reduction step:"
+                                      : ", computing per tile:";
             for (const std::string &m : g.members) s += " " + m;
         }
     }

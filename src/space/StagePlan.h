@@ -43,6 +43,13 @@ struct GroupPlan {
     // rows unrolled, so Halide loads whole vectors of the producer and transposes them in
     // registers instead of gathering one element per lane.
     bool transpose_blocks = false;
+    // UpdateLoops hosting a member read on a diagonal (analysis/DiagonalReads.h) whose own
+    // dimension 0 is the diagonal (one value per step along it): the root's last update runs its
+    // reduction innermost, unvectorized, and computes the member per point (Halide's default
+    // placement: the member's inner reduction is a short loop LLVM vectorizes), its tile rows
+    // parallel. Otherwise (members_per_step) the member's slices per step are vectorized along
+    // its dimension 0.
+    bool members_per_point = false;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
     // UpdateLoops, without members: the update reduces along its operands' innermost dimension

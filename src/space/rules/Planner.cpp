@@ -3,6 +3,7 @@
 // tiled-group heuristic says fusing pays, or roots a group of its own under the rule its
 // definition calls for.
 #include "space/rules/RuleContext.h"
+#include "analysis/DiagonalReads.h"
 
 #include <algorithm>
 #include <limits>
@@ -29,6 +30,13 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
     const std::vector<FuncNode> &nodes = dag.nodes();
+    for (const FuncNode &n : nodes) {
+        if (inlined.count(n.name) || in.contraction_funcs.count(n.name)) continue;
+        if (const std::optional<DiagonalRead> d = diagonal_read(dag, n)) {
+            diagonal_reader[n.name] = d->reader;
+            diagonal_hosts.insert(d->reader);
+        }
+    }
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
         std::set<std::string> &f = feeds[it->name];
         for (const std::string &c : it->consumers) {
@@ -36,6 +44,14 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
             else f.insert(c);
         }
     }
+}
+
+bool RuleContext::hosts_diagonal_member(const GroupPlan &g) const {
+    for (const std::string &m : g.members) {
+        auto it = diagonal_reader.find(m);
+        if (it != diagonal_reader.end() && it->second == g.root) return true;
+    }
+    return false;
 }
 
 int RuleContext::lanes_of(const FuncNode &n) const {
@@ -162,6 +178,24 @@ int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
     return it->second.extent[dim];
 }
 
+// A member read on a diagonal along its own dimension 0 has one value per reduction step there:
+// vectorized along it, each step would compute a single lane. It is computed per point instead
+// (GroupPlan::members_per_point).
+void place_diagonal_members(const RuleContext &cx, GroupPlan &g) {
+    for (const std::string &m : g.members) {
+        if (!cx.diagonal_reader.count(m)) continue;
+        const std::optional<DiagonalRead> d = diagonal_read(cx.dag, cx.dag.node(m));
+        if (d && d->reader != g.root) {
+            g.members_per_point = true;
+            g.why = "sums nested three deep: each read on a diagonal computed per point of its reader's reduction";
+            return;
+        } else if (d && std::find(d->args.begin(), d->args.end(), 0) != d->args.end()) {
+            g.members_per_point = true;
+            g.why = m + " is read on a diagonal along its dimension 0: computed per point of " + d->rvar;
+        }
+    }
+}
+
 }  // namespace
 
 bool RuleContext::vector_fits_smallest(const FuncNode &n) const {
@@ -191,7 +225,27 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             else consumer_groups.insert(g->second);
         }
         const bool mergeable = !n.is_output && !n.is_extern && all_grouped && consumer_groups.size() == 1 &&
-                               may_host(cx, groups[*consumer_groups.begin()], n.name);
+                               may_host(cx, groups[*consumer_groups.begin()], n.name) && !cx.diagonal_hosts.count(n.name);
+        // Read on a diagonal (a nested sum's inner one): computed per step of the reader's
+        // reduction, one slice each, whatever the estimate says of the alternatives (each computes
+        // the square of what is read). The reader is the group's root, or (sums nested three
+        // deep) a member read on a diagonal itself, computed per point.
+        auto reader_group = cx.diagonal_reader.count(n.name) ? group_of.find(cx.diagonal_reader.at(n.name)) : group_of.end();
+        const bool joins_reader =
+            reader_group != group_of.end() && groups[reader_group->second].rule == RuleKind::UpdateLoops &&
+            (groups[reader_group->second].root == reader_group->first || cx.diagonal_reader.count(reader_group->first));
+        if (joins_reader) {
+            const std::optional<DiagonalRead> diagonal = diagonal_read(dag, n);
+            const size_t gi = reader_group->second;
+            GroupPlan &g = groups[gi];
+            g.members.push_back(n.name);
+            const TileChoice t = fit_group(cx, g, g.members);
+            take_tile(g, t);
+            cost[gi] = t.cost;
+            g.why = n.name + " is read on a diagonal (" + diagonal->rvar + " twice): computed per step of " + diagonal->rvar;
+            group_of[n.name] = gi;
+            continue;
+        }
         if (mergeable) {
             const size_t gi = *consumer_groups.begin();
             GroupPlan &g = groups[gi];
@@ -270,9 +324,12 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         }
     }
     for (GroupPlan &g : groups) {
+        if (g.rule == RuleKind::UpdateLoops && cx.hosts_diagonal_member(g)) place_diagonal_members(cx, g);
+    }
+    for (GroupPlan &g : groups) {
         for (const std::string &m : g.members) {
             const FuncNode &mn = dag.node(m);
-            if (mn.stages.size() != 2) continue;
+            if (mn.stages.size() != 2 || (g.members_per_point && cx.diagonal_reader.count(m))) continue;
             const std::string r = row_reduction_rvar(cx, mn);
             if (!r.empty()) g.member_lane_rvars[m] = r;
         }

@@ -101,7 +101,10 @@ private:
     // Whether the root group `h` may join the group `g` (as the planner's merge allows).
     bool may_join(const std::vector<GroupPlan> &groups, const GroupPlan &h, size_t gi) const {
         const FuncNode &n = cx_.dag.node(h.root);
-        if (n.is_output || n.is_extern || (h.rule != RuleKind::TiledGroup && h.rule != RuleKind::UpdateLoops)) return false;
+        if (n.is_output || n.is_extern || (h.rule != RuleKind::TiledGroup && h.rule != RuleKind::UpdateLoops) ||
+            cx_.diagonal_hosts.count(h.root)) {
+            return false;
+        }
         const auto feeds = cx_.feeds.find(h.root);
         if (feeds == cx_.feeds.end() || feeds->second.empty()) return false;
         for (const std::string &c : feeds->second) {
@@ -112,7 +115,7 @@ private:
 
     bool reroot(std::vector<GroupPlan> &groups, size_t gi, const std::string &m) {
         const FuncNode &mn = cx_.dag.node(m);
-        if (exceeds_allocation_limit(cx_, mn)) return false;
+        if (exceeds_allocation_limit(cx_, mn) || cx_.diagonal_reader.count(m)) return false;
         GroupPlan ng;
         if (mn.has_updates()) {
             ng = plan_update_root(cx_, mn);

@@ -20,6 +20,13 @@ struct RuleContext {
     std::map<std::string, ConstBox> whole_largest;  // ... at in.largest
     std::map<std::string, ConstBox> whole_smallest;  // ... at in.smallest
     std::map<std::string, std::set<std::string>> feeds;  // non-inlined consumers, through inlined Funcs
+    // Funcs read on a diagonal (analysis/DiagonalReads.h: a nested sum's inner one) -> their
+    // reader, and those readers: a reader stays a group root (it is not merged into its consumers'
+    // tiles) and computes the Func per step of its reduction.
+    std::map<std::string, std::string> diagonal_reader;
+    std::set<std::string> diagonal_hosts;
+    // Whether the group's root computes some member read on a diagonal (members per step, always).
+    bool hosts_diagonal_member(const GroupPlan &g) const;
 
     explicit RuleContext(const PlanInputs &in);
     int lanes_of(const FuncNode &n) const;

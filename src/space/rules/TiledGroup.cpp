@@ -167,7 +167,9 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     c.members_spill = c.footprint_bytes > budget;
     const double member_ops = c.members_spill ? 2 * c.member_ops : c.member_ops;
     c.vector_waste = dims >= 1 ? (double)ceil_div(ex, f.lanes) * f.lanes / (double)ex : 1;
-    c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size()) + c.page_faults * kPageFaultOps +
+    // Members per step are allocated (and their bounds computed) once per step of every tile.
+    c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size() * c.steps) +
+                 c.page_faults * kPageFaultOps +
                  c.tasks * kTaskOverheadOps;
     c.efficiency = c.tasks / ((double)ceil_div((int64_t)c.tasks, f.cores) * f.cores);
     c.cost = ((c.root_ops + member_ops) * c.vector_waste + c.overhead) / (c.efficiency * f.cores);
@@ -221,6 +223,10 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
 
 TileChoice fit_group(const RuleContext &cx, const GroupPlan &g, const std::vector<std::string> &members) {
     const FuncNode &root = cx.dag.node(g.root);
+    GroupPlan with = g;
+    with.members = members;
+    // A member read on a diagonal: per step only (per tile it computes the square of its reads).
+    if (g.rule == RuleKind::UpdateLoops && cx.hosts_diagonal_member(with)) return choose_tile(cx, root, members, true);
     TileChoice t = choose_tile(cx, root, members);
     if (g.rule == RuleKind::UpdateLoops && !members.empty()) {
         TileChoice step = choose_tile(cx, root, members, true);
