@@ -489,3 +489,80 @@ TEST_CASE("nested sums with the pure variables first: the inner sum's slices per
         {{1}, {3}, {64}, {70}});
     CHECK_THAT(log, Catch::Contains("computing per tile and reduction step"));
 }
+
+// From the eighth probe (apps/results/cpu/probe_styles8/): pointwise updates after the
+// contraction on the output (a bias, then a ReLU, written as further updates). They made the
+// output no contraction at all ("of its 3 update definitions only 1 are contractions"):
+// 0.1-0.2x unscheduled Halide. The reduction is moved into the rfactor intermediate the tiles
+// fill; the later updates are the output's passes.
+TEST_CASE("a bias and a ReLU written as updates after the contraction keep the micro-kernel", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 128, 64);
+            ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
+            Var n("n"), m("m");
+            RDom k(0, 96, "k");
+            Func y("dense_then_updates");
+            y(n, m) = 0.f;
+            y(n, m) += x(k, m) * w(k, n);
+            y(n, m) += bias(n);
+            y(n, m) = max(y(n, m), 0.f);
+            y.set_estimates({{0, 72}, {0, T}});
+            x.set_estimates({{0, 96}, {0, T}});
+            w.set_estimates({{0, 96}, {0, 72}});
+            bias.set_estimates({{0, 72}});
+            return Built{y, {x, w, bias}, {T},
+                         [](const std::vector<int> &s) { return Sizes{{96, s[0]}, {96, 72}, {72}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{72, s[0]}; }};
+        },
+        {{1}, {2}, {7}, {64}, {128}, {130}});
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+    CHECK_THAT(log, !Catch::Contains("are contractions"));
+}
+
+// From the same probe: a 2x2 max pool with stride 2, whose per-tile maximum (a member with an
+// update) took 4 vectors per reduction step in 16-wide tiles: every vector past the tile ran
+// predicated, its stride-2 loads scalarized (0.4x unscheduled Halide).
+TEST_CASE("a member's update in a tile narrower than its vectors runs no predicated vectors", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 16, 1024, 512);
+            ImageParam in(Float(32), 3, "in");
+            Var x("x"), y("y"), c("c");
+            RDom r(0, 2, 0, 2, "r");
+            Func pool("pool2");
+            pool(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
+            in.set_estimates({{0, 2 * W}, {0, 2 * W}, {0, 16}});
+            pool.set_estimates({{0, W}, {0, W}, {0, 16}});
+            return Built{pool, {in}, {W}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[0], 16}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 16}; }};
+        },
+        {{16}, {17}, {101}, {300}}, &stmt);
+    INFO(log);
+    CHECK(stmt.find("predicate") == std::string::npos);
+}
+
+// From the same probe: a dilated 1-D filter over a run-time length. Its reduction, computed at
+// root, split its only loop into 32-point vectors and ran each as a parallel task (3125 tasks at
+// N = 100000: 0.2x unscheduled Halide); a task takes kVectorPointsPerTask points now.
+TEST_CASE("a one-dimensional reduction's parallel tasks are chunks of vectors, not single vectors", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> N = shape_var("N", 16, 100000, 4096);
+            ImageParam in(Float(32), 1, "in"), w(Float(32), 1, "w");
+            Var x("x");
+            RDom r(0, 15, "r");
+            Func fir("fir1d");
+            fir(x) = sum(in(x + 4 * r) * w(r));
+            in.set_estimates({{0, N + 56}});
+            w.set_estimates({{0, 15}});
+            fir.set_estimates({{0, N}});
+            return Built{fir, {in, w}, {N}, [](const std::vector<int> &s) { return Sizes{{s[0] + 56}, {15}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0]}; }};
+        },
+        {{16}, {999}, {100000}, {100003}}, &stmt);
+    INFO(log);
+    CHECK(stmt.find("x_task") != std::string::npos);
+}

@@ -115,6 +115,30 @@ std::optional<int64_t> constant_value(const Expr &e) {
 
 namespace {
 
+// An update with no reduction that writes at the Func's pure coordinates and reads the Func only
+// there (f(x, y) += bias(x); f(x, y) = max(f(x, y), 0)): a pointwise pass over the Func.
+bool is_pointwise_update(const FuncNode &f, const Definition &def) {
+    if (!def.schedule().rvars().empty() || def.args().size() != f.func.args().size()) return false;
+    for (size_t i = 0; i < def.args().size(); i++) {
+        if (!is_var_named(def.args()[i], f.func.args()[i])) return false;
+    }
+    struct SelfReads : IRVisitor {
+        const FuncNode *f = nullptr;
+        bool elsewhere = false;
+        using IRVisitor::visit;
+        void visit(const Call *c) override {
+            if (c->call_type == Call::Halide && c->name == f->name) {
+                for (size_t i = 0; i < c->args.size(); i++) elsewhere |= !is_var_named(c->args[i], f->func.args()[i]);
+            }
+            IRVisitor::visit(c);
+        }
+    } reads;
+    reads.f = &f;
+    for (const Expr &v : def.values()) v.accept(&reads);
+    return !reads.elsewhere;
+}
+
+
 // The loops of one stage, innermost first, as Halide's schedule lists them.
 StageNode make_stage(const Definition &def, int index) {
     StageNode s;
@@ -355,7 +379,17 @@ void FunctionDAG::classify_matmuls() {
         }
         if (terms.empty()) continue;
         auto reject = [&](const std::string &why) { unmatched_[r.name] = why; };
-        if (terms.size() != r.func.updates().size()) {
+        // Pointwise updates after the contraction (a bias or an activation written as further
+        // updates of an output: y += x·w; y += bias(n); y = max(y, 0)): the output's own passes
+        // once the reduction is moved into its rfactor intermediate (update_on_output).
+        size_t pointwise_after = 0;
+        if (r.is_output && r.consumers.empty() && terms.size() == 1) {
+            for (size_t u = terms.size(); u < r.func.updates().size(); u++) {
+                if (!is_pointwise_update(r, r.func.updates()[u])) break;
+                pointwise_after++;
+            }
+        }
+        if (terms.size() + pointwise_after != r.func.updates().size()) {
             reject("of its " + std::to_string(r.func.updates().size()) + " update definitions only " +
                    std::to_string(terms.size()) + " (the first) are contractions");
             continue;

@@ -49,6 +49,7 @@ int64_t math_calls_per_point(const FunctionDAG &dag, const Internal::Function &f
 
 constexpr int kVectorsPerReductionStep = 4;
 constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
+constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 
 class GroupApplier {
 public:
@@ -237,7 +238,7 @@ private:
             StageRef st = w_.stage(mf, s.index, s);
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
             else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-            else update_loops(st, s, m, lanes, false);
+            else update_loops(st, s, m, lanes, false, g.tile_x);
         }
         if (per_point) {
             notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
@@ -309,7 +310,10 @@ private:
     }
 
     // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
-    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel) {
+    // `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
+    // reduction step only within it (wider, the vectors past the tile run predicated: a 2x2 max
+    // pool's 16-wide tiles at 32 lanes loaded every input element through a predicated gather).
+    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0) {
         std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
         if (pure.empty()) {
             w_.unscheduled(st);
@@ -324,7 +328,8 @@ private:
                 // Each step of the reduction loops works on several vectors of a row: a scan down
                 // the columns of a row-major buffer walks one page per row, so a step should use
                 // more than one cache line of it (and the vectors are independent accumulators).
-                const int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
+                int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
+                if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
                 std::vector<std::string> v = vectorize_dim(st, x, width);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
@@ -333,6 +338,16 @@ private:
             }
         }
         order.insert(order.end(), rvars.begin(), rvars.end());
+        if (parallel && outer.size() == 1 && x_pure && lanes > 1 && outer[0] == x + "_vo") {
+            // A one-dimensional Func: its vectors alone would be the tasks (a 1-D filter over
+            // 100000 points made 3125 tasks of 32 points, 5x slower than serial unscheduled
+            // Halide); kVectorPointsPerTask points per task instead.
+            const int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
+            const std::string task = x + "_task", in_task = x + "_in_task";
+            w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
+            order.push_back(in_task);
+            outer = {task};
+        }
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(st, order);
         if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1));
