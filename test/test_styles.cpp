@@ -566,3 +566,28 @@ TEST_CASE("a one-dimensional reduction's parallel tasks are chunks of vectors, n
     INFO(log);
     CHECK(stmt.find("x_task") != std::string::npos);
 }
+
+// The same pool with its rows at most 16 wide at the estimate: whole-row tiles (tile_x 0), and
+// the maximum's update took 4 vectors (32 lanes) per step on rows of 16 at the family's smallest
+// width. Its vector runs now stay within that row.
+TEST_CASE("a member's update with whole-row tiles keeps its vector runs within the narrowest row", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 16, 1024, 16);
+            ImageParam in(Float(32), 3, "in");
+            Var x("x"), y("y"), c("c");
+            RDom r(0, 2, 0, 2, "r");
+            Func pool("pool_rows");
+            pool(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
+            in.set_estimates({{0, 2 * W}, {0, 2 * W}, {0, 16}});
+            pool.set_estimates({{0, W}, {0, W}, {0, 16}});
+            return Built{pool, {in}, {W}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[0], 16}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 16}; }};
+        },
+        {{16}, {17}, {101}}, &stmt);
+    INFO(log);
+    // 32-lane vectors (4 of the target's 8 float lanes), dense or with the pool's stride 2.
+    CHECK(stmt.find(", 1, 32)") == std::string::npos);
+    CHECK(stmt.find(", 2, 32)") == std::string::npos);
+}

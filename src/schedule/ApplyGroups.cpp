@@ -212,6 +212,14 @@ private:
         for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
     }
 
+    // The widest run of vectors a member's update step may take (update_loops' max_width): the
+    // tile's width, or with whole-row tiles the member's row at the family's smallest shape.
+    static int member_width_cap(const GroupPlan &g, const std::string &member) {
+        if (g.tile_x > 0) return g.tile_x;
+        auto it = g.member_narrowest_x.find(member);
+        return it == g.member_narrowest_x.end() ? 0 : (int)std::min<int64_t>(it->second, 1 << 20);
+    }
+
     static TailStrategy tail_of(const GroupPlan &g, const std::string &f) {
         const bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
         return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
@@ -238,7 +246,7 @@ private:
             StageRef st = w_.stage(mf, s.index, s);
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
             else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-            else update_loops(st, s, m, lanes, false, g.tile_x);
+            else update_loops(st, s, m, lanes, false, member_width_cap(g, name));
         }
         if (per_point) {
             notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");

@@ -61,6 +61,10 @@ struct GroupPlan {
     // The same for members with an update (a LayerNorm's mean and variance computed per tile of
     // their consumer): member -> its innermost reduction variable.
     std::map<std::string, std::string> member_lane_rvars;
+    // Members with updates -> their dim 0 at the family's smallest shape (their whole region):
+    // with whole-row tiles (tile_x 0), a member's update takes several vectors per reduction step
+    // only within it, as within tile_x otherwise (wider, the vectors past the row run predicated).
+    std::map<std::string, int64_t> member_narrowest_x;
     // RFactor: the reduction variable split into `rfactor_chunk`-long chunks, one per parallel task.
     std::string rfactor_rvar;
     int rfactor_chunk = 0;

@@ -329,6 +329,8 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
     for (GroupPlan &g : groups) {
         for (const std::string &m : g.members) {
             const FuncNode &mn = dag.node(m);
+            const int64_t narrowest = mn.has_updates() ? smallest_extent(cx, m, 0) : 0;
+            if (narrowest > 0) g.member_narrowest_x[m] = narrowest;
             if (mn.stages.size() != 2 || (g.members_per_point && cx.diagonal_reader.count(m))) continue;
             const std::string r = row_reduction_rvar(cx, mn);
             if (!r.empty()) g.member_lane_rvars[m] = r;
