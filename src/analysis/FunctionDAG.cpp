@@ -1,5 +1,6 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/DiagonalReads.h"
+#include "analysis/PointwiseUpdate.h"
 #include "analysis/ContractionOperands.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/Summand.h"
@@ -115,28 +116,6 @@ std::optional<int64_t> constant_value(const Expr &e) {
 
 namespace {
 
-// An update with no reduction that writes at the Func's pure coordinates and reads the Func only
-// there (f(x, y) += bias(x); f(x, y) = max(f(x, y), 0)): a pointwise pass over the Func.
-bool is_pointwise_update(const FuncNode &f, const Definition &def) {
-    if (!def.schedule().rvars().empty() || def.args().size() != f.func.args().size()) return false;
-    for (size_t i = 0; i < def.args().size(); i++) {
-        if (!is_var_named(def.args()[i], f.func.args()[i])) return false;
-    }
-    struct SelfReads : IRVisitor {
-        const FuncNode *f = nullptr;
-        bool elsewhere = false;
-        using IRVisitor::visit;
-        void visit(const Call *c) override {
-            if (c->call_type == Call::Halide && c->name == f->name) {
-                for (size_t i = 0; i < c->args.size(); i++) elsewhere |= !is_var_named(c->args[i], f->func.args()[i]);
-            }
-            IRVisitor::visit(c);
-        }
-    } reads;
-    reads.f = &f;
-    for (const Expr &v : def.values()) v.accept(&reads);
-    return !reads.elsewhere;
-}
 
 
 // The loops of one stage, innermost first, as Halide's schedule lists them.
