@@ -520,24 +520,32 @@ TEST_CASE("a bias and a ReLU written as updates after the contraction keep the m
     CHECK_THAT(log, !Catch::Contains("are contractions"));
 }
 
+namespace {
+
+// A 2x2 max pool with stride 2 over 16 planar channels, W x W outputs, W in [16, 1024] estimated at
+// `estimate`.
+Built max_pool_2x2(const char *name, int estimate) {
+    Param<int> W = shape_var("W", 16, 1024, estimate);
+    ImageParam in(Float(32), 3, "in");
+    Var x("x"), y("y"), c("c");
+    RDom r(0, 2, 0, 2, "r");
+    Func pool(name);
+    pool(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
+    in.set_estimates({{0, 2 * W}, {0, 2 * W}, {0, 16}});
+    pool.set_estimates({{0, W}, {0, W}, {0, 16}});
+    return Built{pool, {in}, {W}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[0], 16}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 16}; }};
+}
+
+}  // namespace
+
 // From the same probe: a 2x2 max pool with stride 2, whose per-tile maximum (a member with an
 // update) took 4 vectors per reduction step in 16-wide tiles: every vector past the tile ran
 // predicated, its stride-2 loads scalarized (0.4x unscheduled Halide).
 TEST_CASE("a member's update in a tile narrower than its vectors runs no predicated vectors", "[styles]") {
     std::string stmt;
     const std::string log = check_style(
-        [] {
-            Param<int> W = shape_var("W", 16, 1024, 512);
-            ImageParam in(Float(32), 3, "in");
-            Var x("x"), y("y"), c("c");
-            RDom r(0, 2, 0, 2, "r");
-            Func pool("pool2");
-            pool(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
-            in.set_estimates({{0, 2 * W}, {0, 2 * W}, {0, 16}});
-            pool.set_estimates({{0, W}, {0, W}, {0, 16}});
-            return Built{pool, {in}, {W}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[0], 16}}; },
-                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 16}; }};
-        },
+        [] { return max_pool_2x2("pool2", 512); },
         {{16}, {17}, {101}, {300}}, &stmt);
     INFO(log);
     CHECK(stmt.find("predicate") == std::string::npos);
@@ -573,18 +581,7 @@ TEST_CASE("a one-dimensional reduction's parallel tasks are chunks of vectors, n
 TEST_CASE("a member's update with whole-row tiles keeps its vector runs within the narrowest row", "[styles]") {
     std::string stmt;
     const std::string log = check_style(
-        [] {
-            Param<int> W = shape_var("W", 16, 1024, 16);
-            ImageParam in(Float(32), 3, "in");
-            Var x("x"), y("y"), c("c");
-            RDom r(0, 2, 0, 2, "r");
-            Func pool("pool_rows");
-            pool(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
-            in.set_estimates({{0, 2 * W}, {0, 2 * W}, {0, 16}});
-            pool.set_estimates({{0, W}, {0, W}, {0, 16}});
-            return Built{pool, {in}, {W}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[0], 16}}; },
-                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 16}; }};
-        },
+        [] { return max_pool_2x2("pool_rows", 16); },
         {{16}, {17}, {101}}, &stmt);
     INFO(log);
     // 32-lane vectors (4 of the target's 8 float lanes), dense or with the pool's stride 2.

@@ -330,14 +330,14 @@ private:
         const std::string x = n.func.args()[0];
         std::vector<std::string> order;
         const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+        // Each step of the reduction loops works on several vectors of a row: a scan down the
+        // columns of a row-major buffer walks one page per row, so a step should use more than
+        // one cache line of it (and the vectors are independent accumulators).
+        int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
+        if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
         std::vector<std::string> outer;
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
-                // Each step of the reduction loops works on several vectors of a row: a scan down
-                // the columns of a row-major buffer walks one page per row, so a step should use
-                // more than one cache line of it (and the vectors are independent accumulators).
-                int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
-                if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
                 std::vector<std::string> v = vectorize_dim(st, x, width);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
@@ -350,7 +350,6 @@ private:
             // A one-dimensional Func: its vectors alone would be the tasks (a 1-D filter over
             // 100000 points made 3125 tasks of 32 points, 5x slower than serial unscheduled
             // Halide); kVectorPointsPerTask points per task instead.
-            const int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
             const std::string task = x + "_task", in_task = x + "_in_task";
             w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
             order.push_back(in_task);

@@ -3,7 +3,6 @@
 // tiled-group heuristic says fusing pays, or roots a group of its own under the rule its
 // definition calls for.
 #include "space/rules/RuleContext.h"
-#include "analysis/DiagonalReads.h"
 
 #include <algorithm>
 #include <limits>
@@ -33,7 +32,7 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     for (const FuncNode &n : nodes) {
         if (inlined.count(n.name) || in.contraction_funcs.count(n.name)) continue;
         if (const std::optional<DiagonalRead> d = diagonal_read(dag, n)) {
-            diagonal_reader[n.name] = d->reader;
+            diagonal_reads.emplace(n.name, *d);
             diagonal_hosts.insert(d->reader);
         }
     }
@@ -48,8 +47,8 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
 
 bool RuleContext::hosts_diagonal_member(const GroupPlan &g) const {
     for (const std::string &m : g.members) {
-        auto it = diagonal_reader.find(m);
-        if (it != diagonal_reader.end() && it->second == g.root) return true;
+        auto it = diagonal_reads.find(m);
+        if (it != diagonal_reads.end() && it->second.reader == g.root) return true;
     }
     return false;
 }
@@ -183,15 +182,17 @@ int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
 // (GroupPlan::members_per_point).
 void place_diagonal_members(const RuleContext &cx, GroupPlan &g) {
     for (const std::string &m : g.members) {
-        if (!cx.diagonal_reader.count(m)) continue;
-        const std::optional<DiagonalRead> d = diagonal_read(cx.dag, cx.dag.node(m));
-        if (d && d->reader != g.root) {
+        auto it = cx.diagonal_reads.find(m);
+        if (it == cx.diagonal_reads.end()) continue;
+        const DiagonalRead &d = it->second;
+        if (d.reader != g.root) {
             g.members_per_point = true;
             g.why = "sums nested three deep: each read on a diagonal computed per point of its reader's reduction";
             return;
-        } else if (d && std::find(d->args.begin(), d->args.end(), 0) != d->args.end()) {
+        }
+        if (std::find(d.args.begin(), d.args.end(), 0) != d.args.end()) {
             g.members_per_point = true;
-            g.why = m + " is read on a diagonal along its dimension 0: computed per point of " + d->rvar;
+            g.why = m + " is read on a diagonal along its dimension 0: computed per point of " + d.rvar;
         }
     }
 }
@@ -230,19 +231,20 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         // reduction, one slice each, whatever the estimate says of the alternatives (each computes
         // the square of what is read). The reader is the group's root, or (sums nested three
         // deep) a member read on a diagonal itself, computed per point.
-        auto reader_group = cx.diagonal_reader.count(n.name) ? group_of.find(cx.diagonal_reader.at(n.name)) : group_of.end();
+        const auto diagonal = cx.diagonal_reads.find(n.name);
+        const auto reader_group = diagonal != cx.diagonal_reads.end() ? group_of.find(diagonal->second.reader) : group_of.end();
         const bool joins_reader =
             reader_group != group_of.end() && groups[reader_group->second].rule == RuleKind::UpdateLoops &&
-            (groups[reader_group->second].root == reader_group->first || cx.diagonal_reader.count(reader_group->first));
+            (groups[reader_group->second].root == reader_group->first || cx.diagonal_reads.count(reader_group->first));
         if (joins_reader) {
-            const std::optional<DiagonalRead> diagonal = diagonal_read(dag, n);
+            const std::string &rvar = diagonal->second.rvar;
             const size_t gi = reader_group->second;
             GroupPlan &g = groups[gi];
             g.members.push_back(n.name);
             const TileChoice t = fit_group(cx, g, g.members);
             take_tile(g, t);
             cost[gi] = t.cost;
-            g.why = n.name + " is read on a diagonal (" + diagonal->rvar + " twice): computed per step of " + diagonal->rvar;
+            g.why = n.name + " is read on a diagonal (" + rvar + " twice): computed per step of " + rvar;
             group_of[n.name] = gi;
             continue;
         }
@@ -331,7 +333,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             const FuncNode &mn = dag.node(m);
             const int64_t narrowest = mn.has_updates() ? smallest_extent(cx, m, 0) : 0;
             if (narrowest > 0) g.member_narrowest_x[m] = narrowest;
-            if (mn.stages.size() != 2 || (g.members_per_point && cx.diagonal_reader.count(m))) continue;
+            if (mn.stages.size() != 2 || (g.members_per_point && cx.diagonal_reads.count(m))) continue;
             const std::string r = row_reduction_rvar(cx, mn);
             if (!r.empty()) g.member_lane_rvars[m] = r;
         }

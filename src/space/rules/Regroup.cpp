@@ -115,7 +115,7 @@ private:
 
     bool reroot(std::vector<GroupPlan> &groups, size_t gi, const std::string &m) {
         const FuncNode &mn = cx_.dag.node(m);
-        if (exceeds_allocation_limit(cx_, mn) || cx_.diagonal_reader.count(m)) return false;
+        if (exceeds_allocation_limit(cx_, mn) || cx_.diagonal_reads.count(m)) return false;
         GroupPlan ng;
         if (mn.has_updates()) {
             ng = plan_update_root(cx_, mn);

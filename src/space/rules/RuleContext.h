@@ -3,6 +3,7 @@
 // are inlined, whom a Func really feeds once inlined Funcs are looked through).
 #pragma once
 
+#include "analysis/DiagonalReads.h"
 #include "analysis/Regions.h"
 #include "space/Rules.h"
 
@@ -23,7 +24,7 @@ struct RuleContext {
     // Funcs read on a diagonal (analysis/DiagonalReads.h: a nested sum's inner one) -> their
     // reader, and those readers: a reader stays a group root (it is not merged into its consumers'
     // tiles) and computes the Func per step of its reduction.
-    std::map<std::string, std::string> diagonal_reader;
+    std::map<std::string, DiagonalRead> diagonal_reads;
     std::set<std::string> diagonal_hosts;
     // Whether the group's root computes some member read on a diagonal (members per step, always).
     bool hosts_diagonal_member(const GroupPlan &g) const;
