@@ -1,6 +1,7 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/PointwiseUpdate.h"
+#include "analysis/RecomputeCost.h"
 #include "analysis/ContractionOperands.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/Summand.h"
@@ -240,34 +241,12 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves
             }
         }
     }
-    // Funcs that only read inputs, directly or through other such Funcs (an ImageParam's "x_im",
-    // boundary conditions): cheap to recompute wherever they are used. Producers come first.
-    // Each producer must be read at one point: a stencil recomputed at every use multiplies its
-    // taps, and a chain of them inlined into a matmul's unrolled register tile kept LLVM busy for
-    // more than half an hour (test_fuzz).
-    for (FuncNode &n : nodes_) {
-        n.is_input_wrapper = !n.is_extern && !n.has_updates() && !n.is_output;
-        for (const std::string &p : n.producers) {
-            n.is_input_wrapper &= nodes_[index_.at(p)].is_input_wrapper;
-        }
-        if (n.is_input_wrapper) {
-            std::map<std::string, int> sites;
-            for (const Call *c : calls_of(n.func).func_calls) n.is_input_wrapper &= ++sites[c->name] == 1;
-        }
-    }
     for (FuncNode &n : nodes_) {
         for (const std::string &p : n.producers) {
             nodes_[index_.at(p)].consumers.insert(n.name);
         }
     }
-    // An extern stage reads its Func arguments as buffers: they cannot be inlined ("Func pre cannot
-    // be scheduled to be computed inline, because it is used in the externally-computed function",
-    // test_apps_pipelines), so they are not input wrappers whatever they read.
-    for (FuncNode &n : nodes_) {
-        for (const std::string &c : n.consumers) {
-            if (nodes_[index_.at(c)].is_extern) n.is_input_wrapper = false;
-        }
-    }
+    mark_input_wrappers(nodes_, index_);
     for (FuncNode &n : nodes_) {
         n.pointwise_consumed = !n.consumers.empty();
         for (const std::string &c : n.consumers) {

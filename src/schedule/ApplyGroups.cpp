@@ -1,4 +1,5 @@
 #include "schedule/ApplyGroups.h"
+#include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/SymbolicRegion.h"
 #include "space/Rules.h"
@@ -112,7 +113,52 @@ private:
             notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
                              y + " (strided stores).");
         }
+        if (g.short_dim0 && g.members.empty() && !g.transpose_blocks && n.dims() >= 2) {
+            short_dim0_stage(g, n, st);
+            return;
+        }
+        // Rows at least a vector wide at some shapes but not at the smallest: there, the last
+        // vector of each row is shifted inwards instead of guarded (a guarded vector predicates
+        // its loads, which Halide 14 scalarizes for 8-bit lanes: one such vector per row cost as
+        // much as the rest of a 509-pixel row of probe 10's interleaved-to-gray conversion). A
+        // member-less root only: its directives are repeated on the specialization.
+        const std::optional<SizeExpr> row = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
+        if (g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
+            tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
+            StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
+            GroupPlan shifted = g;
+            shifted.shift_inwards.push_back(n.name);
+            tile_stage(shifted, n, root, wide, {});
+        }
         tile_stage(g, n, root, st, {});
+    }
+
+    // GroupPlan::short_dim0: vectors along dimension 1, dimension 0 a loop inside them (unrolled
+    // under a specialization on its extent where the family's is constant: Halide then stores the
+    // unrolled channels as one interleaved vector), the outer dimensions parallel.
+    void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st) {
+        const std::vector<std::string> args = n.func.args();
+        const std::string c = args[0], x = args[1];
+        std::vector<std::string> order = {c};
+        const std::vector<std::string> v =
+            vectorize_dim(st, x, g.vector_lanes, g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        order.push_back(v.front());
+        std::vector<std::string> outer;
+        for (size_t d = 2; d < args.size(); d++) outer.push_back(args[d]);
+        if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
+        order.insert(order.end(), outer.begin(), outer.end());
+        w_.reorder(st, order);
+        fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
+                                    stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+        // Last: a specialization copies the schedule so far (the parallel loop), and the small
+        // shapes' serial specialization is tested first.
+        const std::optional<SizeExpr> channels = extent_of(n, 0);
+        if (g.short_dim0_extent > 0 && channels) {
+            StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
+            w_.unroll(constant, c);
+        }
+        notes_.push_back("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " +
+                         c + " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
     }
 
     // GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure
@@ -242,11 +288,15 @@ private:
         const int lanes = per_point ? 1 : lanes_of(m);
         auto lane_rvar = g.member_lane_rvars.find(name);
         const bool row = lane_rvar != g.member_lane_rvars.end() && m.stages.size() == 2;
+        // A member that reads the inputs only through clamps computes its last vector past the
+        // tile rather than predicating it (analysis/ClampedReads.h).
+        const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
+        if (round_up) tail = TailStrategy::RoundUp;
         for (const StageNode &s : m.stages) {
             StageRef st = w_.stage(mf, s.index, s);
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
             else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-            else update_loops(st, s, m, lanes, false, member_width_cap(g, name));
+            else update_loops(st, s, m, lanes, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         }
         if (per_point) {
             notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
@@ -255,7 +305,7 @@ private:
         notes_.push_back("Func " + name + ": computed per tile of " + root_name +
                          (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
                          (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
-                              : ", vectorized."));
+                              : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
     }
 
     int lanes_of(const FuncNode &n) const {
@@ -321,7 +371,8 @@ private:
     // `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
     // reduction step only within it (wider, the vectors past the tile run predicated: a 2x2 max
     // pool's 16-wide tiles at 32 lanes loaded every input element through a predicated gather).
-    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0) {
+    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
+                      TailStrategy tail = TailStrategy::GuardWithIf) {
         std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
         if (pure.empty()) {
             w_.unscheduled(st);
@@ -338,7 +389,7 @@ private:
         std::vector<std::string> outer;
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
-                std::vector<std::string> v = vectorize_dim(st, x, width);
+                std::vector<std::string> v = vectorize_dim(st, x, width, tail);
                 order.push_back(v[0]);
                 outer.push_back(v[1]);
             } else {

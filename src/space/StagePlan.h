@@ -50,6 +50,15 @@ struct GroupPlan {
     // parallel. Otherwise (members_per_step) the member's slices per step are vectorized along
     // its dimension 0.
     bool members_per_point = false;
+    // TiledGroup, a pure root without members whose dimension 0 fills at most half a vector at
+    // every shape of the family (interleaved colour channels, rgb(c, x, y)): the vectors run along
+    // dimension 1 with dimension 0 a loop inside them, unrolled under a specialization on its
+    // extent where the family's is constant (`short_dim0_extent`; 0: it varies), rather than one
+    // vector of a few live lanes per point (predicated: probe 10's gamma table, 8x slower).
+    // `short_dim0_shift`: dimension 1 is at least a vector at the family's smallest shape.
+    bool short_dim0 = false;
+    int short_dim0_extent = 0;
+    bool short_dim0_shift = false;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
     // UpdateLoops, without members: the update reduces along its operands' innermost dimension

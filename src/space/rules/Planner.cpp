@@ -177,6 +177,12 @@ int64_t smallest_extent(const RuleContext &cx, const std::string &f, int dim) {
     return it->second.extent[dim];
 }
 
+int64_t largest_extent(const RuleContext &cx, const std::string &f, int dim) {
+    auto it = cx.whole_largest.find(f);
+    if (it == cx.whole_largest.end() || !it->second.bounded || (int)it->second.extent.size() <= dim) return 0;
+    return it->second.extent[dim];
+}
+
 // A member read on a diagonal along its own dimension 0 has one value per reduction step there:
 // vectorized along it, each step would compute a single lane. It is computed per point instead
 // (GroupPlan::members_per_point).
@@ -319,6 +325,14 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             g.why = "reads a producer transposed: vector x vector blocks";
         }
         g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1);
+        const int64_t widest_x = largest_extent(cx, g.root, 0);
+        if (!g.transpose_blocks && g.members.empty() && root.dims() >= 2 && !root.has_updates() && lanes > 1 &&
+            widest_x > 0 && widest_x * 2 <= lanes && largest_extent(cx, g.root, 1) >= lanes) {
+            g.short_dim0 = true;
+            g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
+            g.short_dim0_shift = smallest_extent(cx, g.root, 1) >= lanes;
+            g.why = "dimension 0 fills at most half a vector: vectors along dimension 1";
+        }
         std::vector<std::string> funcs = g.members;
         funcs.push_back(g.root);
         for (const std::string &f : funcs) {

@@ -1,0 +1,67 @@
+#include "analysis/ClampedReads.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// A coordinate whose range does not grow with the reader's region: constant, clamped (a Max or
+// Min at its top: Halide's clamp), or free of the reader's pure variables.
+bool bounded_coordinate(const Expr &e, const std::vector<std::string> &pure) {
+    if (is_const(e) || e.as<Max>() || e.as<Min>()) return true;
+    Scope<> vars;
+    for (const std::string &v : pure) vars.push(v);
+    return !expr_uses_vars(e, vars);
+}
+
+struct InputReads : IRVisitor {
+    const FunctionDAG *dag = nullptr;
+    std::vector<std::string> pure;
+    std::vector<std::string> producers;
+    bool unclamped = false;
+    using IRVisitor::visit;
+    void visit(const Call *c) override {
+        IRVisitor::visit(c);
+        if (c->call_type == Call::Image) {
+            for (const Expr &a : c->args) unclamped |= !bounded_coordinate(a, pure);
+        } else if (c->call_type == Call::Halide) {
+            // Read at bounded coordinates, the producer's region does not grow with this one's.
+            bool bounded = true;
+            for (const Expr &a : c->args) bounded = bounded && bounded_coordinate(a, pure);
+            if (bounded) return;
+            if (dag->has(c->name)) producers.push_back(c->name);
+            else unclamped = true;  // a Func outside the analyzed pipeline: unknown
+        }
+    }
+};
+
+}  // namespace
+
+bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
+    std::map<std::string, bool> memo;
+    std::function<bool(const std::string &)> clamped = [&](const std::string &name) -> bool {
+        auto it = memo.find(name);
+        if (it != memo.end()) return it->second;
+        memo[name] = false;  // a cycle (a Func reading itself) is decided by its other reads
+        const FuncNode &n = dag.node(name);
+        if (n.is_extern || !n.func.has_pure_definition()) return false;
+        InputReads reads;
+        reads.dag = &dag;
+        reads.pure = n.func.args();
+        n.func.definition().accept(&reads);
+        for (const Definition &u : n.func.updates()) u.accept(&reads);
+        bool ok = !reads.unclamped;
+        for (const std::string &p : reads.producers) {
+            if (p != name) ok = ok && clamped(p);
+        }
+        return memo[name] = ok;
+    };
+    return dag.has(func) && clamped(func);
+}
+
+}  // namespace diet

@@ -1,0 +1,147 @@
+#include "analysis/RecomputeCost.h"
+
+#include <vector>
+
+namespace diet {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Math-library calls that compile to one or two instructions on the targets Diet schedules for.
+bool is_instruction_like(const std::string &name) {
+    for (const char *prefix : {"sqrt_f", "floor_f", "ceil_f", "round_f", "trunc_f", "is_nan_f", "is_inf_f", "is_finite_f"}) {
+        if (name.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+}
+
+struct MathCalls : IRVisitor {
+    bool expensive = false;
+    using IRVisitor::visit;
+    void visit(const Call *c) override {
+        if ((c->call_type == Call::PureExtern || c->call_type == Call::Extern || c->call_type == Call::ExternCPlusPlus) &&
+            !is_instruction_like(c->name)) {
+            expensive = true;
+        }
+        IRVisitor::visit(c);
+    }
+};
+
+// A variable, or a variable plus a constant.
+bool is_shifted_var(const Expr &e) {
+    if (e.as<Variable>()) return true;
+    const Add *a = e.as<Add>();
+    return a && a->a.as<Variable>() && is_const(a->b);
+}
+
+// The points of `producer` one point of a consumer reads. A read is a stencil's tap when each
+// coordinate is constant or one of the consumer's variables plus a constant; taps differing only
+// in constant coordinates (the channels of one pixel) are one point. A read whose coordinates
+// move with a reduction variable over at most kWindowPoints points is a window. Other reads (at
+// data-dependent coordinates, or offset by another variable, e.g. non-local means' search
+// offsets) are not counted: their cost is not a stencil's.
+struct Reads : IRVisitor {
+    std::string producer;
+    std::vector<std::vector<Expr>> points;
+    bool windowed = false;
+    using IRVisitor::visit;
+    void visit(const Call *c) override {
+        IRVisitor::visit(c);
+        if (c->call_type != Call::Halide || c->name != producer) return;
+        std::vector<Expr> key;
+        bool tap = true;
+        for (const Expr &a : c->args) {
+            const Expr e = simplify(a);
+            if (is_const(e)) continue;
+            const int64_t window = window_points(e);
+            if (window > 0) {
+                windowed |= window <= kWindowPoints;
+                return;
+            }
+            tap &= is_shifted_var(e);
+            key.push_back(e);
+        }
+        if (!tap) return;
+        for (const std::vector<Expr> &p : points) {
+            bool same = p.size() == key.size();
+            for (size_t i = 0; same && i < p.size(); i++) same = graph_equal(p[i], key[i]);
+            if (same) return;
+        }
+        points.push_back(key);
+    }
+    // The points of the reduction domain an expression moves with (0: none; huge: unknown).
+    static int64_t window_points(const Expr &e) {
+        struct RDoms : IRVisitor {
+            int64_t points = 0;
+            using IRVisitor::visit;
+            void visit(const Variable *v) override {
+                if (!v->reduction_domain.defined() || points) return;
+                points = 1;
+                for (const ReductionVariable &r : v->reduction_domain.domain()) {
+                    const int64_t *extent = as_const_int(simplify(r.extent));
+                    points = extent && points < (int64_t(1) << 40) ? points * std::max<int64_t>(*extent, 1) : int64_t(1) << 40;
+                }
+            }
+        } r;
+        e.accept(&r);
+        return r.points;
+    }
+};
+
+}  // namespace
+
+bool cheap_to_recompute(const Function &f) {
+    MathCalls calls;
+    for (const Expr &v : f.definition().values()) v.accept(&calls);
+    return !calls.expensive;
+}
+
+bool is_relay(const Function &f) {
+    if (!f.has_pure_definition() || f.values().size() != 1) return false;
+    const Call *c = f.values()[0].as<Call>();
+    if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image)) return false;
+    for (const Expr &a : c->args) {
+        if (!is_shifted_var(simplify(a))) return false;
+    }
+    return true;
+}
+
+int taps_read(const Function &consumer, const std::string &producer) {
+    if (!consumer.has_pure_definition()) return 0;
+    Reads reads;
+    reads.producer = producer;
+    consumer.definition().accept(&reads);
+    for (const Definition &u : consumer.updates()) u.accept(&reads);
+    return reads.windowed ? std::max<int>(kTapsToMaterialize, (int)reads.points.size()) : (int)reads.points.size();
+}
+
+void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::string, int> &index) {
+    struct CallSites : IRVisitor {
+        std::map<std::string, int> sites;
+        using IRVisitor::visit;
+        void visit(const Call *c) override {
+            if (c->call_type == Call::Halide) sites[c->name]++;
+            IRVisitor::visit(c);
+        }
+    };
+    for (FuncNode &n : nodes) {
+        n.is_input_wrapper = !n.is_extern && !n.has_updates() && !n.is_output && cheap_to_recompute(n.func);
+        for (const std::string &p : n.producers) n.is_input_wrapper &= nodes[index.at(p)].is_input_wrapper;
+        if (!n.is_input_wrapper) continue;
+        CallSites calls;
+        n.func.definition().accept(&calls);
+        for (const auto &[name, count] : calls.sites) n.is_input_wrapper &= count == 1;
+    }
+    for (FuncNode &n : nodes) {
+        for (const std::string &c : n.consumers) {
+            const FuncNode &cn = nodes[index.at(c)];
+            if (cn.is_extern || (!is_relay(n.func) && taps_read(cn.func, n.name) >= kTapsToMaterialize)) {
+                n.is_input_wrapper = false;
+            }
+        }
+    }
+}
+
+}  // namespace diet

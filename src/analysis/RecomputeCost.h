@@ -1,0 +1,51 @@
+// Whether a Func is cheap enough to recompute at every point that reads it: the conditions for
+// inlining a Func that is not read pointwise (an input wrapper, a boundary condition, a constant
+// table of weights). Named heuristics:
+// - A definition is cheap unless it calls the math library (pow, exp, log, the trigonometric
+//   functions: a libm call or a long polynomial per point). Such a Func read at data-dependent
+//   coordinates (a lookup table, `lut(in(x, y))`) is computed once instead; inlined it cost one pow
+//   per pixel (probe 10's gamma table: 9x slower than every Func at root).
+// - A Func that computes something per point (a boundary condition's clamps and selects), read by
+//   one consumer at kTapsToMaterialize or more points (a stencil's taps, a window reduction over
+//   an RDom), is computed per tile instead of once per tap: inlined, every tap carried the clamps
+//   and the select, and the taps near the edges (most of them in small images) became gathers
+//   (probe 10's 5x5 erosion over a constant exterior: 5x slower at 1024x1024 than computed per tile).
+//   A relay (a Func that reads one value of its producer at its own coordinates, shifted by
+//   constants) stays inlined: it costs nothing per tap.
+#pragma once
+
+#include "analysis/FunctionDAG.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+constexpr int kTapsToMaterialize = 3;
+// The largest reduction domain read as a filter's window (7x7); larger ones are searches (non-local
+// means' 13x13 offsets), whose reads the per-step placement of their intermediates serves better
+// inlined (test_apps_pipelines).
+constexpr int64_t kWindowPoints = 49;
+
+bool cheap_to_recompute(const Halide::Internal::Function &f);
+
+// f(args) = g(args + constants): one call, no arithmetic on the value or the coordinates.
+bool is_relay(const Halide::Internal::Function &f);
+
+// How many distinct points of `producer` one point of `consumer` reads as a stencil (over all its
+// definitions; points differing only in constant coordinates are one); a read whose coordinates
+// move with a reduction domain of at most kWindowPoints points counts as kTapsToMaterialize.
+int taps_read(const Halide::Internal::Function &consumer, const std::string &producer);
+
+// Sets FuncNode::is_input_wrapper on every node (producers before consumers, each node's
+// producers and consumers known): Funcs that only read inputs, directly or through other such
+// Funcs (an ImageParam's "x_im", boundary conditions), cheap to recompute wherever they are read
+// by the rules above. Each producer must be read at one point: a stencil recomputed at every use
+// multiplies its taps, and a chain of them inlined into a matmul's unrolled register tile kept
+// LLVM busy for more than half an hour (test_fuzz). An extern stage reads its Func arguments as
+// buffers: they cannot be inlined ("Func pre cannot be scheduled to be computed inline, because it
+// is used in the externally-computed function", test_apps_pipelines).
+void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::string, int> &index);
+
+}  // namespace diet

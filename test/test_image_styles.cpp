@@ -1,0 +1,119 @@
+// Image pipelines in the styles other people write them (probe 10,
+// apps/results/cpu/probe_styles10/): a lookup table computed in the pipeline, window reductions
+// and stencils over boundary conditions. Each is scheduled by Diet with default options, checked
+// against the same algorithm unscheduled at shapes across its family, and checked for the
+// placement that made it fast (Diet's log).
+#include "style_check.h"
+
+using namespace Halide;
+using namespace diet_test;
+
+namespace {
+
+// A 5x5 erosion, minimum() over an RDom, of a W x H uint8 image; `exterior`: over a constant
+// exterior (output as large as the input), else valid (output 4 smaller in each dimension).
+Built erosion(bool exterior) {
+    Param<int> W = shape_var("W", 8, 2048, 1024), H = shape_var("H", 8, 2048, 768);
+    ImageParam in(UInt(8), 2, "in");
+    Var x("x"), y("y");
+    Func src = exterior ? BoundaryConditions::constant_exterior(in, cast<uint8_t>(255)) : Func(in);
+    Func out("eroded");
+    RDom r(0, 5, 0, 5, "r");
+    const int shift = exterior ? -2 : 0, margin = exterior ? 0 : 4;
+    out(x, y) = minimum(src(x + r.x + shift, y + r.y + shift));
+    in.set_estimates({{0, W + margin}, {0, H + margin}});
+    out.set_estimates({{0, W}, {0, H}});
+    return Built{out, {in}, {W, H},
+                 [=](const std::vector<int> &s) { return Sizes{{s[0] + margin, s[1] + margin}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+}
+
+const std::vector<std::vector<int>> kImageShapes = {{8, 8}, {9, 31}, {61, 17}, {100, 64}, {257, 130}};
+
+}  // namespace
+
+// A gamma table, lut(i) = pow(i / 255, 1 / 2.2), read at the pixels' values: inlined as an input
+// wrapper (it reads no Func), it cost one pow per pixel (9x slower than every Func at root).
+TEST_CASE("a lookup table that calls the math library is computed once, not per read", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> S = shape_var("S", 8, 2048, 1024);
+            ImageParam in(UInt(8), 3, "rgb");
+            Var i("i"), x("x"), y("y"), c("c");
+            Func lut("gamma_table"), out("gamma");
+            lut(i) = cast<uint8_t>(clamp(pow(i / 255.0f, 1.0f / 2.2f) * 255.0f + 0.5f, 0.0f, 255.0f));
+            out(c, x, y) = lut(in(c, x, y));
+            in.set_estimates({{0, 3}, {0, S}, {0, S}});
+            out.set_estimates({{0, 3}, {0, S}, {0, S}});
+            return Built{out, {in}, {S}, [](const std::vector<int> &s) { return Sizes{{3, s[0], s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{3, s[0], s[0]}; }};
+        },
+        {{8}, {13}, {100}});
+    CHECK_THAT(log, Catch::Contains("Func gamma_table: computed at root"));
+    // Three interleaved channels fill 3 of 32 lanes: the vectors run along x instead.
+    CHECK_THAT(log, Catch::Contains("Func gamma: its dimension c fills at most half a vector: vectors along x, c inside them (unrolled where it is 3)"));
+}
+
+// Interleaved RGB to gray in uint8: rows 8 wide at the smallest shape, so the row's last vector
+// was guarded at every width, its loads predicated (scalarized by Halide 14 for 8-bit lanes).
+// Where a row is at least a vector wide it is shifted inwards now: no predicate in that branch.
+TEST_CASE("rows at least a vector wide shift their last vector inwards where the family's narrowest do not", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 8, 2048, 1024), H = shape_var("H", 1, 2048, 768);
+            ImageParam in(UInt(8), 3, "rgb");
+            Var x("x"), y("y");
+            Func gray("gray");
+            Expr v = 77 * cast<uint16_t>(in(0, x, y)) + 150 * cast<uint16_t>(in(1, x, y)) + 29 * cast<uint16_t>(in(2, x, y));
+            gray(x, y) = cast<uint8_t>((v + 128) >> 8);
+            in.set_estimates({{0, 3}, {0, W}, {0, H}});
+            gray.set_estimates({{0, W}, {0, H}});
+            return Built{gray, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{3, s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{8, 3}, {31, 2}, {32, 5}, {33, 1}, {61, 7}, {509, 3}}, &stmt);
+    // Two versions of the row loop: the specialization's, shifted (no predicate), and the guarded one.
+    const size_t wide = stmt.find("32 <= gray.extent.0");
+    INFO(stmt);
+    REQUIRE(wide != std::string::npos);
+}
+
+// The boundary condition of a 5x5 window reduction, inlined, put its clamps and select in every
+// tap, and the taps near the edges gathered (5x slower at 1024x1024 than computed per tile). Its
+// members read the input only through the clamps, so their last vector is rounded up instead of
+// predicated (Halide 14 scalarizes predicated 8-bit loads: 7x slower at 61x61).
+TEST_CASE("a window reduction over a boundary condition computes the condition per tile, rounded up", "[styles]") {
+    const std::string log = check_style([] { return erosion(true); }, kImageShapes);
+    CHECK_THAT(log, Catch::Contains("Func constant_exterior: computed per tile of eroded"));
+    CHECK_THAT(log, Catch::Contains("Func minimum: computed per tile of eroded at y_o, vectorized, its last vector rounded up"));
+}
+
+// The same window read straight from the input (a valid erosion): rounded up, the minimum's last
+// vector would read past the input, so it stays guarded (and the output correct at every shape).
+TEST_CASE("a window reduction reading an input unclamped keeps its guarded tail", "[styles]") {
+    const std::string log = check_style([] { return erosion(false); }, kImageShapes);
+    CHECK_THAT(log, !Catch::Contains("rounded up"));
+}
+
+// Sobel's two gradients over an image clamped by hand, each reading it at six points: the clamped
+// image is computed per tile (inlined, 0.19x Adams2019 at 509x509 and 1536x1536).
+TEST_CASE("a stencil over a hand-written clamp computes the clamped image per tile", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 8, 2048, 1024), H = shape_var("H", 8, 2048, 768);
+            ImageParam in(Float(32), 2, "in");
+            Var x("x"), y("y");
+            Func cl("clamped"), gx("gx"), gy("gy"), mag("magnitude");
+            cl(x, y) = in(clamp(x, 0, in.width() - 1), clamp(y, 0, in.height() - 1));
+            gx(x, y) = (cl(x + 1, y - 1) + 2 * cl(x + 1, y) + cl(x + 1, y + 1)) - (cl(x - 1, y - 1) + 2 * cl(x - 1, y) + cl(x - 1, y + 1));
+            gy(x, y) = (cl(x - 1, y + 1) + 2 * cl(x, y + 1) + cl(x + 1, y + 1)) - (cl(x - 1, y - 1) + 2 * cl(x, y - 1) + cl(x + 1, y - 1));
+            mag(x, y) = sqrt(gx(x, y) * gx(x, y) + gy(x, y) * gy(x, y));
+            in.set_estimates({{0, W}, {0, H}});
+            mag.set_estimates({{0, W}, {0, H}});
+            return Built{mag, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        kImageShapes);
+    CHECK_THAT(log, Catch::Contains("Func clamped: computed per tile of magnitude"));
+}
