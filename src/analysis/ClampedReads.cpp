@@ -49,7 +49,9 @@ bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
         if (it != memo.end()) return it->second;
         memo[name] = false;  // a cycle (a Func reading itself) is decided by its other reads
         const FuncNode &n = dag.node(name);
-        if (n.is_extern || !n.func.has_pure_definition()) return false;
+        // An output's region is its buffer (a member reading another output past it would fail),
+        // an extern stage's what it computes.
+        if (n.is_extern || !n.func.has_pure_definition() || (n.is_output && name != func)) return false;
         InputReads reads;
         reads.dag = &dag;
         reads.pure = n.func.args();
