@@ -135,10 +135,13 @@ void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::strin
         for (const auto &[name, count] : calls.sites) n.is_input_wrapper &= count == 1;
     }
     for (FuncNode &n : nodes) {
+        if (!n.is_input_wrapper) continue;
+        const bool relay = is_relay(n.func);
         for (const std::string &c : n.consumers) {
             const FuncNode &cn = nodes[index.at(c)];
-            if (cn.is_extern || (!is_relay(n.func) && taps_read(cn.func, n.name) >= kTapsToMaterialize)) {
+            if (cn.is_extern || (!relay && taps_read(cn.func, n.name) >= kTapsToMaterialize)) {
                 n.is_input_wrapper = false;
+                break;
             }
         }
     }

@@ -97,9 +97,9 @@ private:
         // stored o(t, n) from a producer stored n innermost, T from 1): where it is, vectors
         // along dim 1 instead, reading the producer densely and storing with a stride of dim 0's
         // extent, rather than vector x vector blocks with every lane past dim 0 predicated off.
-        const std::optional<SizeExpr> rows = n.dims() >= 2 ? extent_of(n, 0) : std::nullopt;
-        if (g.transpose_blocks && g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && rows) {
-            StageRef short_rows = w_.specialize(st, w_.at_most(*rows, g.vector_lanes - 1));
+        const std::optional<SizeExpr> row = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
+        if (g.transpose_blocks && g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && n.dims() >= 2 && row) {
+            StageRef short_rows = w_.specialize(st, w_.at_most(*row, g.vector_lanes - 1));
             const std::vector<std::string> args = n.func.args();
             const std::string y = args[1];
             w_.split(short_rows, y, y + "_vo", y + "_vi", g.vector_lanes,
@@ -122,7 +122,6 @@ private:
         // its loads, which Halide 14 scalarizes for 8-bit lanes: one such vector per row cost as
         // much as the rest of a 509-pixel row of probe 10's interleaved-to-gray conversion). A
         // member-less root only: its directives are repeated on the specialization.
-        const std::optional<SizeExpr> row = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
         if (g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
             tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
             StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
