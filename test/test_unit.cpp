@@ -12,6 +12,7 @@
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "schedule/Instantiate.h"
+#include "schedule/SizeExpr.h"
 #include "space/MicroKernel.h"
 #include "space/GpuSpace.h"
 
@@ -581,4 +582,21 @@ TEST_CASE("GPU tile variants: the occupancy rule picks enough one-warp blocks", 
     CHECK(pick({20, 20, 192}) == std::make_pair(1, 1));   // narrower than a warp: one output per block
     // The first fitting variant is what the rule replaced: it would keep 128 x 8 at T = 1.
     CHECK(diet::fitting_variant(v, 2304, 16).cols == 128);
+}
+
+// Tile-variant conditions are decided with what holds at every run: extents are never negative,
+// Params lie in their ranges (an LSTM's gates, an intermediate host 384 wider than the output).
+TEST_CASE("size conditions are simplified with non-negative extents and Param ranges", "[schedule]") {
+    using namespace Halide;
+    const Expr extent = Internal::Variable::make(Int(32), "gates_out.extent.0");
+    CHECK(Internal::is_const_one(diet::simplify_size_condition(extent + 384 >= 4)));
+    CHECK(!Internal::is_const(diet::simplify_size_condition(extent + 384 >= 400)));
+    CHECK(!Internal::is_const(diet::simplify_size_condition(extent >= 4)));
+    Param<int> T("T_cond");
+    T.set_range(1, 512);
+    CHECK(Internal::is_const_one(diet::simplify_size_condition(Expr(T) >= 1)));
+    CHECK(Internal::is_const_zero(diet::simplify_size_condition(Expr(T) >= 513)));
+    CHECK(!Internal::is_const(diet::simplify_size_condition(Expr(T) >= 2)));
+    Param<int> free_param("U_cond");  // no range: nothing assumed
+    CHECK(!Internal::is_const(diet::simplify_size_condition(Expr(free_param) >= 1)));
 }

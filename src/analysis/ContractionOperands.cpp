@@ -95,6 +95,13 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
         o.separable &= loop_vars <= 1;
     }
     for (const std::string &v : acc_args) o.uses_acc_arg.push_back(call_uses_var(c, v));
+    for (const std::string &v : acc_args) {
+        o.window_acc_arg.push_back(std::any_of(c->args.begin(), c->args.end(), [&](const Expr &arg) {
+            return expr_uses_var(arg, v) && std::any_of(rvars.begin(), rvars.end(), [&](const LoopVar &r) {
+                       return expr_uses_var(arg, r.name);
+                   });
+        }));
+    }
     for (int d = 0; d < (int)mapping.size() && !o.reused; d++) o.reused = !o.uses_acc_arg[mapping[d]];
     return o;
 }

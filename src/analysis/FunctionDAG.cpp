@@ -605,6 +605,7 @@ void FunctionDAG::classify_matmuls() {
         }
     }
     for (MatmulPattern &p : matmuls_) materialize_computed_operands(p);
+    inline_staged_operands(nodes_, matmuls_);
 }
 
 // A computed operand (an activation, a scale, a boundary condition) that only this contraction

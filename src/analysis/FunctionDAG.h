@@ -66,6 +66,10 @@ struct ContractionOperand {
     bool separable = true;
     // Which of acc's arguments it moves with (indexed like acc's arguments).
     std::vector<bool> uses_acc_arg;
+    // Which of acc's arguments it reads through a window: an argument moving with that one and
+    // with a reduction variable (a convolution's in(x + r.x, y + r.y)). Neighbouring outputs
+    // along it read overlapping regions.
+    std::vector<bool> window_acc_arg;
     // > 0: the vector variable reaches it only as a whole argument `v / vector_period` (heads as a
     // view of the hidden dimension: p(j, i, c / 64)), so within an aligned group of that many
     // outputs it is a broadcast (vector_arg is -1; MatmulPattern::vector_period).
@@ -197,6 +201,10 @@ struct FuncNode {
     bool is_extern = false;
     bool is_input_wrapper = false;  // reads only inputs, directly or via such Funcs ("x_im", boundary conditions)
     bool pointwise_consumed = false;  // every consumer reads it at its own pure coordinates
+    // An input wrapper that computes something, not inlined because a consumer reads it at
+    // several stencil taps (analysis/RecomputeCost.h): computed per tile by a tiled group, or
+    // inlined again into a contraction's per-task operand copy (analysis/RecomputeCost.h: inline_staged_operands).
+    bool wrapper_read_at_taps = false;
     std::vector<StageNode> stages;
     std::set<std::string> producers, consumers;
     int dims() const { return (int)func.args().size(); }

@@ -1,5 +1,6 @@
 #include "analysis/RecomputeCost.h"
 
+#include <set>
 #include <vector>
 
 namespace diet {
@@ -141,9 +142,32 @@ void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::strin
             const FuncNode &cn = nodes[index.at(c)];
             if (cn.is_extern || (!relay && taps_read(cn.func, n.name) >= kTapsToMaterialize)) {
                 n.is_input_wrapper = false;
+                n.wrapper_read_at_taps = !cn.is_extern;
                 break;
             }
         }
+    }
+}
+
+// A boundary condition read at a convolution's window taps is not inlined (mark_input_wrappers)
+// so that a stencil computes it once per tile. Where every reader is a contraction that copies
+// it per task (a computed operand it does not materialize: OperandStaging.cpp), the copy already
+// evaluates it once per element of the tile: computing it at root as well would be a second
+// pass over the whole input (a depthwise convolution read it twice). It is inlined again.
+void inline_staged_operands(std::vector<FuncNode> &nodes, const std::vector<MatmulPattern> &matmuls) {
+    std::set<std::string> staged_by;
+    for (const MatmulPattern &p : matmuls) {
+        for (const ContractionOperand &o : p.operands) {
+            if (o.computed && o.via.empty()) staged_by.insert(p.acc + "\n" + o.func);
+        }
+    }
+    for (FuncNode &n : nodes) {
+        if (!n.wrapper_read_at_taps || n.consumers.empty()) continue;
+        bool staged = true;
+        for (const std::string &c : n.consumers) staged &= staged_by.count(c + "\n" + n.name) > 0;
+        if (!staged) continue;
+        n.is_input_wrapper = true;
+        n.wrapper_read_at_taps = false;
     }
 }
 

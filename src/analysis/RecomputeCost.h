@@ -47,5 +47,8 @@ int taps_read(const Halide::Internal::Function &consumer, const std::string &pro
 // buffers: they cannot be inlined ("Func pre cannot be scheduled to be computed inline, because it
 // is used in the externally-computed function", test_apps_pipelines).
 void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::string, int> &index);
+// After the contractions are recognized: a wrapper mark_input_wrappers kept for its stencil taps
+// whose every reader copies it per task (a staged computed operand) is inlined again.
+void inline_staged_operands(std::vector<FuncNode> &nodes, const std::vector<MatmulPattern> &matmuls);
 
 }  // namespace diet

@@ -47,6 +47,9 @@ void write_file_atomically(const std::string &path, const std::string &text) {
 // `-e featurization`: JSON with, per matmul-like stage, each chosen micro-kernel's per-store
 // feature rows (Ansor's 164 + Diet's Halide features, shape-generic, as the cost model sees them),
 // lowered at the family's representative shape. A kernel that cannot be lowered gets its error.
+// The largest family whose shapes are listed to prune tile variants (ApplySchedule.cpp).
+constexpr uint64_t kShapesToList = 4096;
+
 std::string featurize_choices(const std::vector<Function> &outputs, const std::vector<KernelChoice> &kernels,
                               const Target &target, const CpuLimits &cpu, const Shape &at) {
     nlohmann::json j;
@@ -163,6 +166,12 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         TuneResult tuned = tune(outputs, dag, family, training, kernels, target, cpu, gpu, opts);
         kernels = tuned.kernels;
         report = tuned.report;
+    }
+
+    // Tile variants are pruned to those the family's shapes take, where the shapes can be listed.
+    if (!on_gpu && family.size() <= kShapesToList) {
+        const std::vector<Shape> all_shapes = family.training_shapes((int)family.size(), 0);
+        for (KernelChoice &k : kernels) k.family_extents = matmul_extents(k.pattern, family, all_shapes).host_extents;
     }
 
     // Every other stage: the rule table's groups, by each rule's heuristic.

@@ -286,7 +286,7 @@ private:
         }
         const int lanes = per_point ? 1 : lanes_of(m);
         auto lane_rvar = g.member_lane_rvars.find(name);
-        const bool row = lane_rvar != g.member_lane_rvars.end() && m.stages.size() == 2;
+        const bool row = lane_rvar != g.member_lane_rvars.end();
         // A member that reads the inputs only through clamps computes its last vector past the
         // tile rather than predicating it (analysis/ClampedReads.h).
         const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
@@ -294,7 +294,7 @@ private:
         for (const StageNode &s : m.stages) {
             StageRef st = w_.stage(mf, s.index, s);
             if (s.index == 0) pure_loops(st, m, lanes, false, tail);
-            else if (row) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
+            else if (row && s.index == 1) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
             else update_loops(st, s, m, lanes, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         }
         if (per_point) {

@@ -365,8 +365,10 @@ private:
             copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width, reduction_major_copies_,
                                     [&](const std::string &func) { return run_time_extents_of(func, lookup); });
             if (column_leaf) {
-                stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", first.cpu.vector_width, first.cpu.stage_strided,
-                                   first.cpu.k_pack);
+                // The run of tasks one thread takes exists as a loop where tile_host_cpu fuses the
+                // task loops (not where the host's region is inferred).
+                stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ ? "" : task + "_o",
+                                   first.cpu.vector_width, first.cpu.stage_strided, first.cpu.k_pack);
             }
         } else {
             // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.
@@ -407,7 +409,7 @@ private:
             Updates uk = specialize_all(us, c);
             apply_leaves(kc, leaves, host, hk, ik, uk, names, task);
             w_.comment("Any other reduction extent: a general column kernel.");
-            apply_kernel(general, host, hs, is, us, names, task, {}, false);
+            apply_kernel(general, host, hs, is, us, names, task, {}, false, {});
             std::ostringstream extent;
             extent << p.reduction[0].extent;
             notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent of " + est + " (" + extent.str() +
@@ -552,7 +554,11 @@ private:
             }
             std::vector<int64_t> at_least = g.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
-            apply_kernel(g.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty());
+            std::vector<std::vector<int64_t>> shapes;  // the family's shapes this group's kernel runs
+            for (const std::vector<int64_t> &e : kc.family_extents) {
+                if (leaves.leaves[leaves.leaf_for(e)].kernel == g.kernel) shapes.push_back(e);
+            }
+            apply_kernel(g.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty(), shapes);
             notes_.push_back("Func " + p.acc + " (computed per tile of output " + p.host + "): micro-kernel " +
                              g.kernel.to_string() + (dispatching ? " for " + g.covers : std::string()) + ".");
         }
@@ -561,8 +567,10 @@ private:
     // One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
     // than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
     // that always fits (with `exact`, only that variant: the extents are known).
+    // `shapes`: the host's extents at each family shape this kernel runs (empty: not listed).
     void apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, Updates &update_s,
-                      const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact) {
+                      const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact,
+                      const std::vector<std::vector<int64_t>> &shapes) {
         std::vector<TileVariant> all = tile_variants(k), variants;
         const int64_t min_cols = std::min<int64_t>(at_least.empty() ? 1 : at_least[0], group_cols_ > 0 ? group_cols_ : INT64_MAX);
         const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
@@ -595,6 +603,23 @@ private:
             variants = chain;
             dense_copy = copies;
         }
+        // Each shape runs the first variant that fits it: one that no shape of the family takes
+        // is dropped (the last stays, for every other shape). Each costs a specialization that
+        // Halide lowers and LLVM compiles: attention scores with T in [1, 512] (both of the
+        // output's tiled extents are T) kept 9 variants of its dot kernel, each with an rfactor
+        // intermediate, and took 50 s to compile; the family takes 4 of them.
+        // (Not within groups, group_cols_: the tiles' columns are then the group's, not the extent's.)
+        if (!gpu_ && !exact && !shapes.empty() && group_cols_ == 0 &&
+            std::none_of(dense_copy.begin(), dense_copy.end(), [](bool b) { return b; })) {
+            std::vector<TileVariant> taken_variants;
+            for (size_t i = 0; i < variants.size(); i++) {
+                bool taken = i + 1 == variants.size();
+                for (size_t s = 0; s < shapes.size() && !taken; s++) taken = &fitting_variant_at(variants, shapes[s]) == &variants[i];
+                if (taken) taken_variants.push_back(variants[i]);
+            }
+            variants = taken_variants;
+            dense_copy.assign(variants.size(), false);
+        }
         // Conditions already specialized on: a host extent that is a constant (the hidden width of
         // an MLP's first layer) decides some of them before run time, and Halide hands back the
         // existing specialization for a condition it has seen (already tiled: "n_v is already used").
@@ -613,7 +638,7 @@ private:
                 if (t.rows > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[1]), t.rows));
                 if (t.depth > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[2]), t.depth));
                 if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(t, min_gpu_blocks(t, gpu_sms_)));
-                const Expr decided = cs.empty() ? Expr(true) : Internal::simplify(w_.all_of(cs).expr);
+                const Expr decided = cs.empty() ? Expr(true) : simplify_size_condition(w_.all_of(cs).expr);
                 const bool seen = std::any_of(taken.begin(), taken.end(), [&](const Expr &e) { return Internal::equal(e, decided); });
                 if (Internal::is_const_zero(decided) || seen) continue;  // never reached
                 last = Internal::is_const_one(decided);

@@ -29,6 +29,10 @@ struct KernelChoice {
     std::string chosen_by = "the register-tile intensity heuristic";  // for the emitted comment
     // The reduction's size in terms of the output's extents, for the run-time task grain (CPU).
     ReductionModel reduction;
+    // The host's extents (in the kernel's order) at every shape of the family, where the family
+    // is small enough to list: tile variants that no shape takes are not specialized on (CPU).
+    // Empty: every variant of the chain is kept.
+    std::vector<std::vector<int64_t>> family_extents;
 };
 
 // Returns one human-readable line per decision (placement and micro-kernel of each Func). Every

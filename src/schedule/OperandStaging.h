@@ -44,10 +44,12 @@ using OperandExtents = std::function<std::vector<SizeExpr>(const std::string &fu
 void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, int lanes,
                              std::set<std::string> &copied, const OperandExtents &extents_of);
 
-// `task`: the loop of `host` the panels are computed at; `lanes`: the kernel's SIMD width;
+// `task`: the loop of `host` the panels are computed at; `window_task`: the loop computed operands
+// read through a window across tasks are copied at (empty: `task`); `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's
 // reduction-major panels instead (CpuKernel::k_pack).
 void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, ScheduleWriter::FuncRef &acc,
-                        ScheduleWriter::FuncRef &host, const std::string &task, int lanes, bool strided, int k_pack);
+                        ScheduleWriter::FuncRef &host, const std::string &task, const std::string &window_task, int lanes,
+                        bool strided, int k_pack);
 
 }  // namespace diet

@@ -1,9 +1,32 @@
 #include "schedule/SizeExpr.h"
 #include "common/Errors.h"
 
+#include <set>
+
 namespace diet {
 
 using namespace Halide;
+
+Expr simplify_size_condition(const Expr &condition) {
+    struct Sizes : Internal::IRVisitor {
+        std::map<std::string, Internal::Interval> bounds;
+        using IRVisitor::visit;
+        void visit(const Internal::Variable *v) override {
+            if (v->name.find(".extent.") != std::string::npos) {
+                bounds.emplace(v->name, Internal::Interval(0, Internal::Interval::pos_inf()));
+            } else if (v->param.defined() && !v->param.is_buffer() &&
+                       (v->param.min_value().defined() || v->param.max_value().defined())) {
+                bounds.emplace(v->name, Internal::Interval(
+                                            v->param.min_value().defined() ? v->param.min_value() : Internal::Interval::neg_inf(),
+                                            v->param.max_value().defined() ? v->param.max_value() : Internal::Interval::pos_inf()));
+            }
+        }
+    } sizes;
+    condition.accept(&sizes);
+    Internal::Scope<Internal::Interval> scope;
+    for (const auto &[name, interval] : sizes.bounds) scope.push(name, interval);
+    return Internal::simplify(condition, true, scope);
+}
 
 SizeExpr size_constant(int64_t v) { return {Expr((int)v), std::to_string(v)}; }
 

@@ -28,4 +28,10 @@ SizeExpr ceil_div(const SizeExpr &a, const SizeExpr &b);
 // + - * / min max: what analysis/SymbolicRegion.h's is_run_time_size accepts.
 std::string size_text(const Halide::Expr &e, const std::function<std::string(const Halide::Internal::Variable *)> &name_of);
 
+// A condition on run-time sizes simplified with what holds at every run: a buffer's extent is
+// never negative, a Param lies in its declared range (the pipeline checks it). An intermediate
+// host's extent read through an offset (an LSTM's gates, `out.extent.0 + 384 >= 4`) is then
+// decided, where Halide's simplifier alone cannot.
+Halide::Expr simplify_size_condition(const Halide::Expr &condition);
+
 }  // namespace diet

@@ -28,6 +28,18 @@ double redundancy(int64_t extent, int64_t tile) {
 // (at half this cost, T = 38).
 double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
+// Loads per reduction step of a rows x vecs register tile, operand by operand
+// (MatmulExtents::operand_moves). The canonical product: vecs + rows; a batched matrix-vector
+// product (the matrix moves with both): vecs x rows + rows; a depthwise convolution (the weights
+// move with the vectors only): vecs x rows + vecs, so its taps reuse the weights across rows.
+double operand_loads(const MatmulExtents &e, double vecs, int rows) {
+    double loads = 0;
+    for (const auto &[with_vectors, with_rows] : e.operand_moves) {
+        loads += (with_vectors ? vecs : 1.0) * (with_rows ? rows : 1);
+    }
+    return std::max(1.0, loads);
+}
+
 double busy_fraction(int64_t units, int workers) {
     if (units <= 0) return 0.0;
     int64_t waves = (units + workers - 1) / workers;
@@ -81,6 +93,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
             const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth)
+                                 : !e.operand_moves.empty()                ? operand_loads(e, vecs, t.rows)
                                  : e.vector_operand_per_row                ? vecs * t.rows + t.rows
                                                                            : vecs + t.rows;
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);

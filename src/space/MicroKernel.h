@@ -102,11 +102,18 @@ struct MatmulExtents {
     // An operand read along the vectors also moves with the tile's rows (vector_operand_moves_with_rows):
     // a register tile reuses it across nothing, and a staged panel of it serves one row.
     bool vector_operand_per_row = false;
+    // Per operand read in the reduction: whether it moves with the vectors and with the register
+    // tile's rows (operand_motion). A register tile of `rows` x `vecs` loads, per reduction step,
+    // vecs x rows of one that moves with both, vecs of one that moves with the vectors only (a
+    // depthwise convolution's weights, shared by the rows), rows of a broadcast one.
+    std::vector<std::pair<bool, bool>> operand_moves;
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
 // values is read once, so no tile reuses it and a copy of it costs a pass over it for nothing.
 bool vector_operand_moves_with_rows(const MatmulPattern &p);
+// (moves with the vectors, moves with the rows) per operand; empty with a depth dimension.
+std::vector<std::pair<bool, bool>> operand_motion(const MatmulPattern &p);
 // Such an operand is stored across the vectors, so a column kernel would copy it into a panel
 // (stage_strided) that serves one row: a pass over it for nothing. Where the dot-product kernels
 // apply (they read it in place along the reduction) the space holds only those (a space rule,

@@ -23,6 +23,17 @@ std::vector<const ContractionOperand *> vector_operands_per_row(const MatmulPatt
 
 bool vector_operand_moves_with_rows(const MatmulPattern &p) { return !vector_operands_per_row(p).empty(); }
 
+std::vector<std::pair<bool, bool>> operand_motion(const MatmulPattern &p) {
+    std::vector<std::pair<bool, bool>> out;
+    if (p.depth_dim > 0 || p.row_dim <= 0 || p.row_dim >= (int)p.acc_arg_of_host_dim.size()) return out;
+    const int row_arg = p.acc_arg_of_host_dim[p.row_dim];
+    for (const ContractionOperand &o : p.operands) {
+        if (o.reduction_invariant) continue;  // loaded once per tile, outside the reduction loop
+        out.emplace_back(o.vector_arg >= 0, row_arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[row_arg]);
+    }
+    return out;
+}
+
 bool staged_panel_serves_one_row(const MatmulPattern &p) {
     const std::vector<const ContractionOperand *> per_row = vector_operands_per_row(p);
     return std::any_of(per_row.begin(), per_row.end(), [](const ContractionOperand *o) { return o->strided_along_vector(); });

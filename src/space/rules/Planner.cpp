@@ -347,7 +347,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             const FuncNode &mn = dag.node(m);
             const int64_t narrowest = mn.has_updates() ? smallest_extent(cx, m, 0) : 0;
             if (narrowest > 0) g.member_narrowest_x[m] = narrowest;
-            if (mn.stages.size() != 2 || (g.members_per_point && cx.diagonal_reads.count(m))) continue;
+            if (!one_reduction_then_pointwise(mn) || (g.members_per_point && cx.diagonal_reads.count(m))) continue;
             const std::string r = row_reduction_rvar(cx, mn);
             if (!r.empty()) g.member_lane_rvars[m] = r;
         }

@@ -59,6 +59,7 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
 // when the update reduces along its operands' rows and dim 0 moves along an outer dimension of
 // theirs; empty otherwise.
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n);
+bool one_reduction_then_pointwise(const FuncNode &n);
 
 // TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
 // (infinite when a member's per-tile region is unbounded).

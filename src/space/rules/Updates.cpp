@@ -73,10 +73,20 @@ std::vector<const Call *> loads_of(const Expr &e, const std::string &self) {
 
 }  // namespace
 
+// Whether a Func is one reduction (its first update) possibly followed by pointwise updates (a
+// mean written `m(t) += x(r, t); m(t) = m(t) / H`): the reduction's loops decide its schedule.
+bool one_reduction_then_pointwise(const FuncNode &n) {
+    if (n.stages.size() < 2 || n.stages[1].rvars().empty()) return false;
+    for (size_t i = 2; i < n.stages.size(); i++) {
+        if (!n.stages[i].rvars().empty()) return false;
+    }
+    return true;
+}
+
 // Every load that moves with the innermost reduction variable moves along its buffer's innermost
 // dimension, and none of them moves there with the Func's dim 0.
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
-    if (n.stages.size() != 2 || n.func.args().empty()) return "";
+    if (!one_reduction_then_pointwise(n) || n.func.args().empty()) return "";
     const StageNode &u = n.stages[1];
     const std::string x = n.func.args()[0];
     const std::vector<std::string> pure = u.pure_vars();
@@ -111,12 +121,13 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n) {
     g.rule = RuleKind::UpdateLoops;
     g.vector_lanes = cx.lanes_of(n);
     g.why = "updates keep their order; pure loops outside, parallel and vectorized";
-    if (n.stages.size() != 2) return g;
+    if (n.stages.size() < 2) return g;
     const StageNode &u = n.stages[1];
     if (!u.pure_vars().empty()) {
         g.lane_rvar = row_reduction_rvar(cx, n);
         return g;
     }
+    if (n.stages.size() != 2) return g;
     if (u.rvars().empty()) return g;
     const Definition &def = n.func.updates()[0];
     int64_t trips = 1;

@@ -1,0 +1,120 @@
+// Neural-network layers in the styles other people write them (probe 12,
+// apps/results/cpu/probe_styles12/): a layer norm whose mean is finished by a pointwise update, a
+// depthwise convolution over channels-innermost activations behind a zero-padding boundary
+// condition. Each is scheduled by Diet with default options, checked against the same algorithm
+// unscheduled at shapes across its family, and checked for the placement that made it fast.
+#include "style_check.h"
+
+#include <regex>
+
+using namespace Halide;
+using namespace diet_test;
+
+// `mean(t) += x(r, t); mean(t) = mean(t) / H`: the reduction followed by a pointwise update was
+// vectorized along t, every lane a load 768 floats from the next (8x slower than every Func at
+// root at T = 1). A reduction followed by pointwise updates now gets the per-lane partial results
+// along its rows, as a Func with the reduction alone did (the variance beside it).
+TEST_CASE("a reduction finished by a pointwise update reduces along its rows in vectors", "[styles]") {
+    const int H = 96;
+    std::string stmt;
+    const std::string log = check_style(
+        [=] {
+            Param<int> T = shape_var("T", 1, 512, 128);
+            ImageParam x(Float(32), 2, "x");
+            Var c("c"), t("t");
+            Func mean("mean"), var("var"), out("layernorm");
+            RDom r(0, H, "r");
+            mean(t) = 0.0f;
+            mean(t) += x(r, t);
+            mean(t) = mean(t) / H;
+            var(t) = 0.0f;
+            Expr d = x(r, t) - mean(t);
+            var(t) += d * d;
+            out(c, t) = (x(c, t) - mean(t)) / sqrt(var(t) / H + 1e-5f);
+            x.set_estimates({{0, H}, {0, T}});
+            out.set_estimates({{0, H}, {0, T}});
+            return Built{out, {x}, {T}, [=](const std::vector<int> &s) { return Sizes{{H, s[0]}}; },
+                         [=](const std::vector<int> &s) { return std::vector<int>{H, s[0]}; }};
+        },
+        {{1}, {7}, {128}, {333}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("Func mean: computed per tile of layernorm at t_o, r$x in vectors of per-lane partial results reduced per row"));
+    CHECK_THAT(log, Catch::Contains("Func var: computed per tile of layernorm at t_o, r$x in vectors of per-lane partial results reduced per row"));
+    // No gather along t (a vector of x whose lanes are a row apart): every load is dense along c or r.
+    INFO(stmt);
+    CHECK(stmt.find("x.stride.1, 8)]") == std::string::npos);
+    CHECK(stmt.find("x.stride.1, 4)]") == std::string::npos);
+}
+
+// A 3x3 depthwise convolution over NHWC activations (channels innermost), zero padded. The
+// boundary condition was computed at root and then copied again per task (two passes over the
+// input); the register tile took one output pixel (its weights reloaded per pixel); and each row
+// task copied three input rows for one output row.
+TEST_CASE("a depthwise convolution copies its padded window once per run of row tasks and tiles pixels", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> S = shape_var("S", 4, 256, 64);
+            ImageParam in(Float(32), 3, "in"), w(Float(32), 3, "w");
+            Var c("c"), x("x"), y("y");
+            Func padded = BoundaryConditions::constant_exterior(in, 0.0f);
+            Func out("depthwise");
+            RDom r(-1, 3, -1, 3, "r");
+            out(c, x, y) = sum(padded(c, x + r.x, y + r.y) * w(c, r.x + 1, r.y + 1));
+            in.set_estimates({{0, 32}, {0, S}, {0, S}});
+            w.set_estimates({{0, 32}, {0, 3}, {0, 3}});
+            out.set_estimates({{0, 32}, {0, S}, {0, S}});
+            return Built{out, {in, w}, {S}, [](const std::vector<int> &s) { return Sizes{{32, s[0], s[0]}, {32, 3, 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{32, s[0], s[0]}; }};
+        },
+        {{4}, {5}, {17}, {64}, {131}}, &stmt);
+    CHECK_THAT(log, !Catch::Contains("constant_exterior: computed at root"));
+    // The weights are shared by the pixels of a register tile: more than one row (pixel) per tile.
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{"));
+    CHECK_THAT(log, !Catch::Contains("rows=1,"));
+    // The padded window is allocated per parallel run of tasks, outside the task loop.
+    const size_t alloc = stmt.find("allocate constant_exterior_in_sum");
+    const size_t task_loop = stmt.find("for (depthwise.s0.c.n_o.n_t.task.task_i");
+    INFO(stmt);
+    REQUIRE(alloc != std::string::npos);
+    REQUIRE(task_loop != std::string::npos);
+    CHECK(alloc < task_loop);
+}
+
+// Masked attention scores, s(j, i, h) = select(j <= i, q . k, -inf), T in [1, 256]: both tiled
+// extents are T, so of a kernel's chain of tile variants (cols x rows: 3x4, 3x2, 2x4, ...) the
+// family takes only those with cols and rows fitting the same T. Each variant kept is a
+// specialization Halide lowers and LLVM compiles (the dot kernels' with an rfactor intermediate
+// each): 33 specializations took 50 s to compile. Variants no shape takes are dropped now.
+TEST_CASE("tile variants that no shape of the family takes are not specialized on", "[styles]") {
+    auto build = [] {
+        Param<int> T = shape_var("T", 1, 256, 128);
+        ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k");
+        Var i("i"), j("j"), h("h");
+        Func out("masked_scores");
+        RDom r(0, 64, "d");
+        out(j, i, h) = select(j <= i, sum(q(r, i, h) * k(r, j, h)) * 0.125f, -1e30f);
+        q.set_estimates({{0, 64}, {0, T}, {0, 12}});
+        k.set_estimates({{0, 64}, {0, T}, {0, 12}});
+        out.set_estimates({{0, T}, {0, T}, {0, 12}});
+        return Built{out, {q, k}, {T}, [](const std::vector<int> &s) { return Sizes{{64, s[0], 12}, {64, s[0], 12}}; },
+                     [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 12}; }};
+    };
+    check_style(build, {{1}, {2}, {3}, {5}, {64}});
+    Built b = build();
+    diet_test::StderrCapture cap(false);
+    const diet::DietResult r = diet::autoschedule(Pipeline(b.out), diet::runnable_host_target(), 2, 0, diet::Options{});
+    const std::string log = cap.finish();
+    INFO(r.schedule_source);
+    size_t specializations = 0;
+    for (size_t at = r.schedule_source.find(".specialize("); at != std::string::npos;
+         at = r.schedule_source.find(".specialize(", at + 1)) {
+        specializations++;
+    }
+    // Each kept variant specializes the host, the accumulator's init and its update (3 each).
+    // The whole chains were 33. The dot kernel's 3x4 tile takes T >= 4, 3x2 T = 3, 2x2 T = 2, 1x1
+    // T = 1; its 2x4 variant (two columns, four rows) would need T >= 4, where 3x4 comes first.
+    CHECK(specializations > 0);
+    CHECK(specializations <= 21);
+    const std::regex two_by_four(R"(dim\(0\)\.extent\(\) >= 2 && \w+\.output_buffer\(\)\.dim\(1\)\.extent\(\) >= 4\b)");
+    CHECK(!std::regex_search(r.schedule_source, two_by_four));
+}
