@@ -30,9 +30,9 @@ struct Built {
 
 // Builds the pipeline twice (Diet's copy, the reference), schedules the first, compares at each
 // shape. Returns Diet's log.
-// `lowered_text`: if given, receives Diet's lowered Stmt.
+// `lowered_text`: if given, receives Diet's lowered Stmt; `schedule_source`, Diet's schedule source.
 inline std::string check_style(const std::function<Built()> &build, const std::vector<std::vector<int>> &shapes,
-                        std::string *lowered_text = nullptr) {
+                        std::string *lowered_text = nullptr, std::string *schedule_source = nullptr) {
     Built d = build(), r = build();
     // The reference runs unscheduled: Halide 14's codegen takes constant estimates only.
     Region one_out(r.out.dimensions(), Range(0, 1));
@@ -41,7 +41,8 @@ inline std::string check_style(const std::function<Built()> &build, const std::v
     const Target target = diet::runnable_host_target();
     diet_test::StderrCapture cap(false);
     try {
-        diet::autoschedule(Pipeline(d.out), target, 2, 0, diet::Options{});
+        const diet::DietResult result = diet::autoschedule(Pipeline(d.out), target, 2, 0, diet::Options{});
+        if (schedule_source) *schedule_source = result.schedule_source;
     } catch (const Halide::Error &e) {
         FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
     }

@@ -99,15 +99,11 @@ TEST_CASE("tile variants that no shape of the family takes are not specialized o
         return Built{out, {q, k}, {T}, [](const std::vector<int> &s) { return Sizes{{64, s[0], 12}, {64, s[0], 12}}; },
                      [](const std::vector<int> &s) { return std::vector<int>{s[0], s[0], 12}; }};
     };
-    check_style(build, {{1}, {2}, {3}, {5}, {64}});
-    Built b = build();
-    diet_test::StderrCapture cap(false);
-    const diet::DietResult r = diet::autoschedule(Pipeline(b.out), diet::runnable_host_target(), 2, 0, diet::Options{});
-    const std::string log = cap.finish();
-    INFO(r.schedule_source);
+    std::string source;
+    check_style(build, {{1}, {2}, {3}, {5}, {64}}, nullptr, &source);
+    INFO(source);
     size_t specializations = 0;
-    for (size_t at = r.schedule_source.find(".specialize("); at != std::string::npos;
-         at = r.schedule_source.find(".specialize(", at + 1)) {
+    for (size_t at = source.find(".specialize("); at != std::string::npos; at = source.find(".specialize(", at + 1)) {
         specializations++;
     }
     // Each kept variant specializes the host, the accumulator's init and its update (3 each).
@@ -116,5 +112,5 @@ TEST_CASE("tile variants that no shape of the family takes are not specialized o
     CHECK(specializations > 0);
     CHECK(specializations <= 21);
     const std::regex two_by_four(R"(dim\(0\)\.extent\(\) >= 2 && \w+\.output_buffer\(\)\.dim\(1\)\.extent\(\) >= 4\b)");
-    CHECK(!std::regex_search(r.schedule_source, two_by_four));
+    CHECK(!std::regex_search(source, two_by_four));
 }

@@ -155,16 +155,16 @@ void mark_input_wrappers(std::vector<FuncNode> &nodes, const std::map<std::strin
 // evaluates it once per element of the tile: computing it at root as well would be a second
 // pass over the whole input (a depthwise convolution read it twice). It is inlined again.
 void inline_staged_operands(std::vector<FuncNode> &nodes, const std::vector<MatmulPattern> &matmuls) {
-    std::set<std::string> staged_by;
+    std::set<std::pair<std::string, std::string>> staged_by;  // (reader, operand Func)
     for (const MatmulPattern &p : matmuls) {
         for (const ContractionOperand &o : p.operands) {
-            if (o.computed && o.via.empty()) staged_by.insert(p.acc + "\n" + o.func);
+            if (o.computed && o.via.empty()) staged_by.emplace(p.acc, o.func);
         }
     }
     for (FuncNode &n : nodes) {
         if (!n.wrapper_read_at_taps || n.consumers.empty()) continue;
         bool staged = true;
-        for (const std::string &c : n.consumers) staged &= staged_by.count(c + "\n" + n.name) > 0;
+        for (const std::string &c : n.consumers) staged &= staged_by.count({c, n.name}) > 0;
         if (!staged) continue;
         n.is_input_wrapper = true;
         n.wrapper_read_at_taps = false;

@@ -44,12 +44,12 @@ void write_file_atomically(const std::string &path, const std::string &text) {
     }
     user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
 }
-// `-e featurization`: JSON with, per matmul-like stage, each chosen micro-kernel's per-store
-// feature rows (Ansor's 164 + Diet's Halide features, shape-generic, as the cost model sees them),
-// lowered at the family's representative shape. A kernel that cannot be lowered gets its error.
 // The largest family whose shapes are listed to prune tile variants (ApplySchedule.cpp).
 constexpr uint64_t kShapesToList = 4096;
 
+// `-e featurization`: JSON with, per matmul-like stage, each chosen micro-kernel's per-store
+// feature rows (Ansor's 164 + Diet's Halide features, shape-generic, as the cost model sees them),
+// lowered at the family's representative shape. A kernel that cannot be lowered gets its error.
 std::string featurize_choices(const std::vector<Function> &outputs, const std::vector<KernelChoice> &kernels,
                               const Target &target, const CpuLimits &cpu, const Shape &at) {
     nlohmann::json j;

@@ -611,11 +611,12 @@ private:
         // (Not within groups, group_cols_: the tiles' columns are then the group's, not the extent's.)
         if (!gpu_ && !exact && !shapes.empty() && group_cols_ == 0 &&
             std::none_of(dense_copy.begin(), dense_copy.end(), [](bool b) { return b; })) {
+            std::vector<bool> taken(variants.size(), false);
+            taken.back() = true;
+            for (const std::vector<int64_t> &e : shapes) taken[&fitting_variant_at(variants, e) - variants.data()] = true;
             std::vector<TileVariant> taken_variants;
             for (size_t i = 0; i < variants.size(); i++) {
-                bool taken = i + 1 == variants.size();
-                for (size_t s = 0; s < shapes.size() && !taken; s++) taken = &fitting_variant_at(variants, shapes[s]) == &variants[i];
-                if (taken) taken_variants.push_back(variants[i]);
+                if (taken[i]) taken_variants.push_back(variants[i]);
             }
             variants = taken_variants;
             dense_copy.assign(variants.size(), false);

@@ -1,7 +1,7 @@
 #include "schedule/SizeExpr.h"
 #include "common/Errors.h"
 
-#include <set>
+#include <map>
 
 namespace diet {
 

@@ -94,7 +94,6 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             double vecs = std::max(1, t.vectors);
             const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth)
                                  : !e.operand_moves.empty()                ? operand_loads(e, vecs, t.rows)
-                                 : e.vector_operand_per_row                ? vecs * t.rows + t.rows
                                                                            : vecs + t.rows;
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
