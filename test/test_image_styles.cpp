@@ -117,3 +117,80 @@ TEST_CASE("a stencil over a hand-written clamp computes the clamped image per ti
         kImageShapes);
     CHECK_THAT(log, Catch::Contains("Func clamped: computed per tile of magnitude"));
 }
+
+// Images narrower than a vector (probe 13, apps/results/cpu/probe_styles13/): a 2x2 downsample of
+// planar RGB 1 pixel wide ran its rows as one guarded 16-lane vector, every load predicated with
+// one lane in use: 6.7x slower than scalar code. Rows narrower than a vector now take narrower
+// vectors shifted inwards, or scalar code.
+TEST_CASE("rows narrower than a vector take narrower vectors or scalar code", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1024, 320), H = shape_var("H", 1, 1024, 240);
+            ImageParam in(Float(32), 3, "in");
+            Var x("x"), y("y"), c("c");
+            Func down("down2");
+            down(x, y, c) = (in(2 * x, 2 * y, c) + in(2 * x + 1, 2 * y, c) + in(2 * x, 2 * y + 1, c) + in(2 * x + 1, 2 * y + 1, c)) * 0.25f;
+            in.set_estimates({{0, 2 * W}, {0, 2 * H}, {0, 3}});
+            down.set_estimates({{0, W}, {0, H}, {0, 3}});
+            return Built{down, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[1], 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
+        },
+        {{1, 1}, {1, 37}, {3, 5}, {4, 2}, {5, 9}, {9, 3}, {15, 4}, {17, 2}, {40, 3}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("Func down2: rows narrower than a vector take vectors of"));
+    INFO(stmt);
+    CHECK(stmt.find("4 <= down2.extent.0") != std::string::npos);
+}
+
+// The same with a member computed per tile (a bilinear 2x upsample over repeat_edge): the member
+// is computed at the tile loop of every specialization of its root.
+TEST_CASE("a root with members narrower than a vector computes its members in every specialization", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1024, 320), H = shape_var("H", 1, 1024, 240);
+            ImageParam in(Float(32), 3, "in");
+            Var x("x"), y("y"), c("c");
+            Func cl = BoundaryConditions::repeat_edge(in), up("up2");
+            Expr wx = select(x % 2 == 0, 0.75f, 0.25f), wy = select(y % 2 == 0, 0.75f, 0.25f);
+            Expr x0 = select(x % 2 == 0, x / 2 - 1, x / 2), y0 = select(y % 2 == 0, y / 2 - 1, y / 2);
+            Expr top = lerp(cl(x0, y0, c), cl(x0 + 1, y0, c), wx), bot = lerp(cl(x0, y0 + 1, c), cl(x0 + 1, y0 + 1, c), wx);
+            up(x, y, c) = lerp(top, bot, wy);
+            in.set_estimates({{0, W}, {0, H}, {0, 3}});
+            up.set_estimates({{0, 2 * W}, {0, 2 * H}, {0, 3}});
+            return Built{up, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{2 * s[0], 2 * s[1], 3}; }};
+        },
+        {{1, 1}, {1, 20}, {2, 3}, {3, 7}, {5, 2}, {9, 4}, {30, 3}});
+    CHECK_THAT(log, Catch::Contains("Func up2: rows narrower than a vector take vectors of"));
+    CHECK_THAT(log, Catch::Contains("Func repeat_edge: computed per tile of up2"));
+}
+
+// A running sum along each row (a scan RDom) over W x H, both run-time: its update, parallel over
+// the rows alone, made one task per row (900 tasks of 100 points: 0.48x unscheduled Halide in
+// probe 13), and its init as many. Where there are rows enough, tasks of several rows.
+TEST_CASE("a scan along each row runs several rows per parallel task", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> W = shape_var("W", 2, 4096, 1024), H = shape_var("H", 1, 1024, 256);
+            ImageParam in(Float(32), 2, "in");
+            Var x("x"), y("y");
+            Func f("cumsum");
+            f(x, y) = in(x, y);
+            RDom r(1, in.dim(0).extent() - 1, "r");
+            f(r, y) = f(r - 1, y) + in(r, y);
+            in.set_estimates({{0, W}, {0, H}});
+            f.set_estimates({{0, W}, {0, H}});
+            return Built{f, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{2, 1}, {2, 40}, {5, 33}, {100, 90}, {257, 31}, {33, 300}}, nullptr, &source);
+    INFO(source);
+    // The init's and the update's specializations, each splitting the rows into tasks of 8.
+    size_t splits = 0;
+    for (size_t at = source.find("split(y, y_task, y_in_task, 8,"); at != std::string::npos;
+         at = source.find("split(y, y_task, y_in_task, 8,", at + 1)) {
+        splits++;
+    }
+    CHECK(splits == 2);
+}

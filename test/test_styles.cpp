@@ -466,12 +466,17 @@ Built max_pool_2x2(const char *name, int estimate) {
 // update) took 4 vectors per reduction step in 16-wide tiles: every vector past the tile ran
 // predicated, its stride-2 loads scalarized (0.4x unscheduled Halide).
 TEST_CASE("a member's update in a tile narrower than its vectors runs no predicated vectors", "[styles]") {
-    std::string stmt;
+    std::string stmt, source;
     const std::string log = check_style(
         [] { return max_pool_2x2("pool2", 512); },
-        {{16}, {17}, {101}, {300}}, &stmt);
+        {{16}, {17}, {101}, {300}}, &stmt, &source);
     INFO(log);
-    CHECK(stmt.find("predicate") == std::string::npos);
+    INFO(source);
+    // The member's update takes vectors within the narrowest row (16 points), not 4 vectors.
+    CHECK_THAT(source, Catch::Contains("maximum.update(0).split(x, x_vo, x_vi, 16, TailStrategy::GuardWithIf)"));
+    // Its only guarded vector is the last of a row; Halide 14 lowers it to predicated (masked)
+    // loads on AVX-512 targets only, so elsewhere the Stmt has no predicate at all.
+    if (!diet::runnable_host_target().has_feature(Target::AVX512)) CHECK(stmt.find("predicate") == std::string::npos);
 }
 
 // From the same probe: a dilated 1-D filter over a run-time length. Its reduction, computed at

@@ -1,6 +1,7 @@
 #include "schedule/ApplyGroups.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
+#include "analysis/MathCalls.h"
 #include "analysis/SymbolicRegion.h"
 #include "space/Rules.h"
 
@@ -14,43 +15,11 @@ using StageRef = ScheduleWriter::StageRef;
 
 namespace {
 
-// Heuristic: a math library call (tanh, exp, log: a scalar call per lane in Halide 14's x86
-// codegen) costs about as much as this many plain arithmetic points when deciding whether a pass
-// is worth sharing among cores (GELU's tanhf measured about 15 ns per element, a vectorized
-// arithmetic point a few tenths of a ns; 16 left a GELU pass of 1536 points serial, 0.35-0.5x
-// the canonical form's tile-fused GELU at T = 1-2).
-constexpr int64_t kPointsPerMathCall = 64;
-
-// The math library calls one point of `f` makes, through the pure Funcs it reads (inlined or not:
-// an overestimate only shares a pass sooner), a few levels deep.
-int64_t math_calls_per_point(const FunctionDAG &dag, const Internal::Function &f, int depth = 0) {
-    struct Counter : Internal::IRVisitor {
-        const FunctionDAG *dag = nullptr;
-        int depth = 0;
-        int64_t calls = 0;
-        using IRVisitor::visit;
-        void visit(const Internal::Call *c) override {
-            if (c->call_type == Internal::Call::PureExtern) calls++;
-            if (c->call_type == Internal::Call::Halide && depth < 4 && dag->has(c->name)) {
-                const FuncNode &callee = dag->node(c->name);
-                if (!callee.has_updates() && !callee.is_extern && callee.func.has_pure_definition()) {
-                    calls += math_calls_per_point(*dag, callee.func, depth + 1);
-                }
-            }
-            IRVisitor::visit(c);
-        }
-    } counter;
-    counter.dag = &dag;
-    counter.depth = depth;
-    if (f.has_pure_definition()) {
-        for (const Expr &e : f.definition().values()) e.accept(&counter);
-    }
-    return counter.calls;
-}
-
 constexpr int kVectorsPerReductionStep = 4;
-constexpr int kRowsPerTask = 8;  // rows of a one-dimensional row reduction per parallel task
+constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
+constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
+constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
 
 class GroupApplier {
 public:
@@ -80,6 +49,14 @@ private:
     const FuncRefLookup &ref_;
     std::vector<std::string> notes_;
     std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
+    // Set while tiled_root schedules the members of a root whose rows may be narrower than its
+    // vectors: the root's row extent, its lanes, and the narrower lanes it specializes on.
+    struct NarrowRoot {
+        SizeExpr row;
+        int lanes = 1;
+        std::vector<int> narrower;
+    };
+    std::optional<NarrowRoot> narrow_root_;
 
     // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
     // replace `v`, innermost first.
@@ -121,13 +98,35 @@ private:
         // vector of each row is shifted inwards instead of guarded (a guarded vector predicates
         // its loads, which Halide 14 scalarizes for 8-bit lanes: one such vector per row cost as
         // much as the rest of a 509-pixel row of probe 10's interleaved-to-gray conversion). A
-        // member-less root only: its directives are repeated on the specialization.
-        if (g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
+        // Its members are scheduled once, after the last specialization (each specialization copies
+        // the root's directives so far, and names its loops alike: a member computed at a tile
+        // loop is computed there in every one).
+        if (g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
             tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
             StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
             GroupPlan shifted = g;
             shifted.shift_inwards.push_back(n.name);
-            tile_stage(shifted, n, root, wide, {});
+            tile_stage(shifted, n, root, wide, {}, false);
+            // Rows narrower than a vector (an image 1 to 15 floats wide on AVX-512): a guarded
+            // vector there predicates every load, one lane in use; probe 13 measured such a
+            // 2x2 downsample 1 pixel wide 6.7x slower than scalar code. Narrower vectors,
+            // shifted inwards, where the row holds one; scalar below the narrowest.
+            GroupPlan narrow = shifted;
+            NarrowRoot members_narrow{*row, g.vector_lanes, {}};
+            for (int lanes = g.vector_lanes / 2; lanes >= kNarrowestVector && lanes >= g.vector_lanes / 4; lanes /= 2) {
+                StageRef fits = w_.specialize(st, w_.at_least(*row, lanes));
+                narrow.vector_lanes = lanes;
+                tile_stage(narrow, n, root, fits, {}, false);
+                members_narrow.narrower.push_back(lanes);
+            }
+            narrow.vector_lanes = 1;
+            narrow_root_ = members_narrow;
+            tile_stage(narrow, n, root, st, {});
+            narrow_root_.reset();
+            notes_.push_back("Func " + n.name + ": rows narrower than a vector take vectors of " +
+                             std::to_string(std::max(g.vector_lanes / 4, kNarrowestVector)) + " to " +
+                             std::to_string(g.vector_lanes / 2) + " lanes, shifted inwards, or scalar code.");
+            return;
         }
         tile_stage(g, n, root, st, {});
     }
@@ -183,8 +182,9 @@ private:
     // members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
     // take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
     // as the update-loops rule does.
+    // with_members: schedule g's members too (once per root, on its last stage or specialization).
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
-                    const std::vector<std::string> &rvars) {
+                    const std::vector<std::string> &rvars, bool with_members = true) {
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
         const bool update = !rvars.empty();
@@ -254,7 +254,9 @@ private:
             fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
         }
         if (!member_level.empty()) tile_var = member_level;
-        for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
+        if (with_members) {
+            for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
+        }
     }
 
     // The widest run of vectors a member's update step may take (update_loops' max_width): the
@@ -293,9 +295,28 @@ private:
         if (round_up) tail = TailStrategy::RoundUp;
         for (const StageNode &s : m.stages) {
             StageRef st = w_.stage(mf, s.index, s);
-            if (s.index == 0) pure_loops(st, m, lanes, false, tail);
-            else if (row && s.index == 1) row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-            else update_loops(st, s, m, lanes, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            if (row && s.index == 1) {
+                row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
+                continue;
+            }
+            const auto loops = [&](StageRef &at, int l) {
+                if (s.index == 0) pure_loops(at, m, l, false, tail);
+                else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            };
+            if (!narrow_root_ || lanes <= 1 || per_point) {
+                loops(st, lanes);
+                continue;
+            }
+            // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
+            // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
+            // than scalar code), under the same conditions on the root's row.
+            StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
+            loops(wide, lanes);
+            for (int l : narrow_root_->narrower) {
+                StageRef fits = w_.specialize(st, w_.at_least(narrow_root_->row, l));
+                loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
+            }
+            loops(st, 1);
         }
         if (per_point) {
             notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
@@ -319,7 +340,30 @@ private:
         const std::vector<std::string> args = n.func.args();
         if (args.empty()) return;
         vectorize_dim(st, args[0], lanes, tail);
+        if (parallel && args.size() == 2) rows_in_tasks(st, n, 0, args[1], {});
         if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1));
+    }
+
+    // A stage whose parallel loop is its row loop `y` alone: one row per task made 900 tasks of
+    // 100 points for a scan along each row (f(r, y) = f(r - 1, y) + in(r, y)), its init as many,
+    // 2x slower than serial unscheduled Halide (probe 13). Where there are rows enough (a
+    // specialization, scheduled here in full), kRowsPerTask rows per task; a constant factor (one
+    // computed at run time loosens Halide's bounds, see fused_parallel_unless_small). `order`:
+    // the stage's loops inside y, innermost first (empty: leave the order as it is).
+    void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order) {
+        const int d = dim_of(n, y);
+        const std::optional<SizeExpr> rows = d >= 0 ? extent_of(n, d) : std::nullopt;
+        if (!rows || constant_value(rows->expr)) return;
+        StageRef many = w_.specialize(st, w_.at_least(*rows, kRowsPerTask * kTasksPerCoreEnough));
+        const std::string task = y + "_task", in_task = y + "_in_task";
+        w_.split(many, y, task, in_task, kRowsPerTask, TailStrategy::GuardWithIf);
+        if (!order.empty()) {
+            std::vector<std::string> many_order = order;
+            many_order.push_back(in_task);
+            many_order.push_back(task);
+            w_.reorder(many, many_order);
+        }
+        parallel_fused(many, {task}, n.name + "_s" + std::to_string(stage), stage_points(n, stage, 1));
     }
 
     // The loops `outer` fused into one parallel loop (fused_parallel_unless_small): a small outer
@@ -359,6 +403,13 @@ private:
             steps = steps * run_time(rv.extent);
         }
         return steps;
+    }
+
+    // The index of the pure variable `v` among n's arguments (-1: none).
+    static int dim_of(const FuncNode &n, const std::string &v) {
+        const std::vector<std::string> args = n.func.args();
+        const auto it = std::find(args.begin(), args.end(), v);
+        return it == args.end() ? -1 : (int)(it - args.begin());
     }
 
     static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b) {
@@ -404,6 +455,8 @@ private:
             w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
             order.push_back(in_task);
             outer = {task};
+        } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo") {
+            rows_in_tasks(st, n, s.index, outer[0], order);
         }
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(st, order);
