@@ -194,3 +194,24 @@ TEST_CASE("a scan along each row runs several rows per parallel task", "[styles]
     }
     CHECK(splits == 2);
 }
+
+// The index of each row's maximum (inline argmax(), which Halide 14 cannot prove associative, so
+// no per-lane partial results): its update, vectorized across the rows 4 vectors at a time, ran a
+// single row of 4096 as 64 guarded lanes of gathers, 150x slower than scalar code (probe 13).
+TEST_CASE("an update across fewer rows than its vectors runs narrower vectors or scalar code", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 4096, 1000), H = shape_var("H", 1, 1024, 256);
+            ImageParam in(Float(32), 2, "logits");
+            Var y("y");
+            RDom r(0, in.dim(0).extent(), "r");
+            Func f("argmax_rows");
+            f(y) = argmax(in(r, y))[0];
+            in.set_estimates({{0, W}, {0, H}});
+            f.set_estimates({{0, H}});
+            return Built{f, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+        },
+        {{1, 1}, {300, 1}, {7, 3}, {50, 9}, {20, 17}, {9, 70}, {33, 200}});
+    CHECK_THAT(log, Catch::Contains("Func argmax: where its dimension 0 is shorter than an update's"));
+}

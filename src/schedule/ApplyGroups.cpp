@@ -20,6 +20,8 @@ constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, 
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
+constexpr int kIterationsPerTask = 16;          // parallel iterations per task where each is small (heuristic)
+constexpr int64_t kSmallIterationPoints = 512;  // at most this many points per iteration: small
 
 class GroupApplier {
 public:
@@ -248,7 +250,21 @@ private:
             stage_points(n, update ? (int)n.stages.size() - 1 : 0,
                          (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
         if (!outer.empty()) {
-            const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points);
+            // The parallel loop's iterations, where nothing is computed at it (a member computed
+            // at the fused loop needs it whole in every specialization).
+            std::optional<SizeExpr> iterations;
+            if (g.members.empty() && g.tile_x == 0 && !update) {
+                iterations = size_constant(1);
+                if (g.tile_y > 0 && args.size() >= 2) {
+                    const std::optional<SizeExpr> rows = extent_of(n, 1);
+                    iterations = rows ? std::optional<SizeExpr>(ceil_div(*rows, size_constant(g.tile_y))) : std::nullopt;
+                }
+                for (size_t d = 2; d < args.size() && iterations; d++) {
+                    const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+                    if (!inner) iterations = times(iterations, extent_of(n, (int)d));
+                }
+            }
+            const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points, iterations);
             if (tile_var.empty()) tile_var = par;
         } else if (g.tile_x > 0) {
             fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
@@ -423,6 +439,36 @@ private:
     // pool's 16-wide tiles at 32 lanes loaded every input element through a predicated gather).
     void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
                       TailStrategy tail = TailStrategy::GuardWithIf) {
+        const std::vector<std::string> pure = s.pure_vars();
+        const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
+        const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+        int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
+        if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
+        const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
+        if (!row || constant_value(row->expr)) {
+            update_loops_at(st, s, n, lanes, width, parallel, tail);
+            return;
+        }
+        // A root's dim 0 shorter than its vectors at run time: an argmax over each row, vectorized
+        // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
+        // scalar code (probe 13). Where dim 0 holds fewer, one vector or a quarter of one (guarded:
+        // an update takes no ShiftInwards), and scalar code below.
+        StageRef wide = w_.specialize(st, w_.at_least(*row, width));
+        update_loops_at(wide, s, n, lanes, width, parallel, tail);
+        for (int l : {lanes, lanes / 4}) {
+            if (l >= width || l < kNarrowestVector) continue;
+            StageRef fits = w_.specialize(st, w_.at_least(*row, l));
+            update_loops_at(fits, s, n, l, l, parallel, tail);
+        }
+        update_loops_at(st, s, n, 1, 1, parallel, tail);
+        const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
+                                 std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
+        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    }
+
+    // update_loops' directives, dim 0 in vectors of `lanes` lanes, `width` points per step.
+    void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
+                         TailStrategy tail) {
         std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
         if (pure.empty()) {
             w_.unscheduled(st);
@@ -431,11 +477,9 @@ private:
         const std::string x = n.func.args()[0];
         std::vector<std::string> order;
         const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-        // Each step of the reduction loops works on several vectors of a row: a scan down the
-        // columns of a row-major buffer walks one page per row, so a step should use more than
-        // one cache line of it (and the vectors are independent accumulators).
-        int width = rvars.empty() ? lanes : lanes * kVectorsPerReductionStep;
-        if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
+        // Each step of the reduction loops works on several vectors of a row (`width` points): a
+        // scan down the columns of a row-major buffer walks one page per row, so a step should use
+        // more than one cache line of it (and the vectors are independent accumulators).
         std::vector<std::string> outer;
         for (const std::string &p : pure) {
             if (p == x && x_pure && lanes > 1) {
@@ -575,7 +619,8 @@ public:
 }  // namespace
 
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
-                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points) {
+                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points,
+                                        const std::optional<SizeExpr> &iterations) {
     std::string par = outer.at(0);
     for (size_t i = 1; i < outer.size(); i++) {
         const std::string fused = fused_prefix + std::to_string(i);
@@ -583,6 +628,16 @@ std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::Stage
         par = fused;
     }
     if (points) w.specialize(st, w.at_most(*points, kSerialPoints));
+    if (points && iterations && !constant_value(iterations->expr)) {
+        // Many iterations of few points each (a per-channel scale of 64 images of one 56-wide
+        // row: 4096 tasks of 56 points, 0.5x serial unscheduled Halide, probe 13): a constant
+        // number of them per task there.
+        const SizeExpr per_iteration = ceil_div(*points, size_max(*iterations, size_constant(1)));
+        ScheduleWriter::StageRef grouped = w.specialize(
+            st, w.all_of({w.at_least(*iterations, kIterationsPerTask * 4), w.at_most(per_iteration, kSmallIterationPoints)}));
+        w.split(grouped, par, par + "_task", par + "_in_task", kIterationsPerTask, TailStrategy::GuardWithIf);
+        w.parallel(grouped, par + "_task");
+    }
     w.parallel(st, par);
     return par;
 }

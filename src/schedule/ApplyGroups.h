@@ -32,8 +32,12 @@ constexpr int64_t kSerialPoints = 1 << 15;
 // was tried first: Halide 14 bounds the loops of a split by a symbolic factor so loosely that
 // producers computed at root were sized past 2^31 bytes, bilateral_grid and local_laplacian.)
 // Must be the stage's last directive. Returns the parallel loop's name.
+// With `iterations` (the fused loop's trip count, when known before the run and not constant):
+// where there are many iterations of at most 512 points each, a specialization runs 16 of them
+// per task. Not for a loop something is computed at (the split replaces it there).
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
-                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points);
+                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points,
+                                        const std::optional<SizeExpr> &iterations = std::nullopt);
 
 // The C++ spelling of an output buffer by its Parameter's name ("y.output_buffer()", or
 // "y.output_buffers()[1]" for a Tuple's second buffer); empty for an input buffer.

@@ -166,7 +166,11 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     const double budget = (double)cx.in.cpu.l2_bytes / 2;
     c.members_spill = c.footprint_bytes > budget;
     const double member_ops = c.members_spill ? 2 * c.member_ops : c.member_ops;
-    c.vector_waste = dims >= 1 ? (double)ceil_div(ex, f.lanes) * f.lanes / (double)ex : 1;
+    // Lanes computed per point of a row: tiles along dim 0 shift the last one inwards, so a row of
+    // 56 in tiles of 32 computes 64 points, as many as whole rows in vectors of 16 (counting only
+    // the tile's own rounding made a per-channel scale over 56-wide NCHW rows take 32-wide column
+    // strips, 1.7x slower than Adams2019's whole rows, probe 13).
+    c.vector_waste = dims >= 1 ? (double)tiles_x * ceil_div(ex, f.lanes) * f.lanes / (double)std::max<int64_t>(R.extent[0], 1) : 1;
     // Members per step are allocated (and their bounds computed) once per step of every tile.
     c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size() * c.steps) +
                  c.page_faults * kPageFaultOps +

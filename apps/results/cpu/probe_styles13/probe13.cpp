@@ -298,5 +298,76 @@ int main(int argc, char **argv) {
         s.in_sizes = [=](int W, int H) { return Sizes{{3, W, H}}; };
         s.out_size = [=](int W, int H) { return std::vector<int>{W, H}; };
         return s; }, {{3, 3}, {2048, 3}, {3, 2048}, {640, 480}, {1920, 1080}, {17, 1333}}, {640, 480});
+    // 13. Histogram of a uint8 image (a scatter update at data-dependent bins), W x H.
+    if (want("histogram")) probe("histogram", [&](bool sym) {
+        Inst s; range(s.S, 1, 2048, 640); range(s.U, 1, 2048, 480);
+        ImageParam in(UInt(8), 2, "in");
+        Func f("hist");
+        RDom r(0, in.dim(0).extent(), 0, in.dim(1).extent(), "r");
+        f(i) = 0;
+        f(cast<int>(in(r.x, r.y))) += 1;
+        in.dim(0).set_estimate(0, E(s.S, sym, 640)).dim(1).set_estimate(0, E(s.U, sym, 480));
+        f.set_estimate(i, 0, 256);
+        s.out = f; s.ins = {in};
+        s.in_sizes = [=](int W, int H) { return Sizes{{W, H}}; };
+        s.out_size = [=](int, int) { return std::vector<int>{256}; };
+        return s; }, {{1, 1}, {2048, 1}, {1, 2048}, {640, 480}, {1920, 1080}}, {640, 480});
+    // 14. Index of each row's maximum (inline argmax(), a Tuple reduction), W x H.
+    if (want("row_argmax")) probe("row_argmax", [&](bool sym) {
+        Inst s; range(s.S, 1, 4096, 1000); range(s.U, 1, 1024, 256);
+        ImageParam in(Float(32), 2, "logits");
+        Func f("argmax_rows");
+        RDom r(0, in.dim(0).extent(), "r");
+        f(y) = argmax(in(r, y))[0];
+        in.dim(0).set_estimate(0, E(s.S, sym, 1000)).dim(1).set_estimate(0, E(s.U, sym, 256));
+        f.set_estimate(y, 0, E(s.U, sym, 256));
+        s.out = f; s.ins = {in};
+        s.in_sizes = [=](int W, int H) { return Sizes{{W, H}}; };
+        s.out_size = [=](int, int H) { return std::vector<int>{H}; };
+        return s; }, {{1, 1}, {4096, 1}, {1, 1024}, {1000, 256}, {37, 900}}, {1000, 256});
+    // 15. A causal prefix mean with RDom::where (an inline sum() cannot name t in its predicate):
+    // out(c, t) = mean over s <= t of x(c, s) (T rows, C channels).
+    if (want("prefix_mean_where")) probe("prefix_mean_where", [&](bool sym) {
+        Inst s; range(s.S, 1, 256, 64); range(s.U, 1, 128, 32);
+        ImageParam xin(Float(32), 2, "x");
+        Func acc("prefix_sum"), f("prefix_mean");
+        RDom r(0, xin.dim(1).extent(), "r");
+        r.where(r <= t);
+        acc(c, t) = 0.0f;
+        acc(c, t) += xin(c, r);
+        f(c, t) = acc(c, t) / cast<float>(t + 1);
+        xin.dim(0).set_estimate(0, E(s.U, sym, 32)).dim(1).set_estimate(0, E(s.S, sym, 64));
+        f.set_estimate(c, 0, E(s.U, sym, 32)).set_estimate(t, 0, E(s.S, sym, 64));
+        s.out = f; s.ins = {xin};
+        s.in_sizes = [=](int T, int C) { return Sizes{{C, T}}; };
+        s.out_size = [=](int T, int C) { return std::vector<int>{C, T}; };
+        return s; }, {{1, 1}, {256, 1}, {1, 128}, {64, 32}, {200, 7}}, {64, 32});
+    // 16. A crop at a run-time offset with a gain (Params used in the algorithm, not only in extents).
+    if (want("crop_gain")) probe("crop_gain", [&](bool sym) {
+        Inst s; range(s.S, 1, 2048, 640); range(s.U, 1, 2048, 480);
+        ImageParam in(Float(32), 3, "in");
+        Param<int> ox("ox"), oy("oy");
+        ox.set(3); oy.set(5); ox.set_estimate(3); oy.set_estimate(5);
+        Func f("crop");
+        f(x, y, c) = in(x + ox, y + oy, c) * 1.5f + 0.25f;
+        in.dim(0).set_estimate(0, E(s.S, sym, 640) + 3).dim(1).set_estimate(0, E(s.U, sym, 480) + 5).dim(2).set_estimate(0, 3);
+        f.set_estimate(x, 0, E(s.S, sym, 640)).set_estimate(y, 0, E(s.U, sym, 480)).set_estimate(c, 0, 3);
+        s.out = f; s.ins = {in};
+        s.in_sizes = [=](int W, int H) { return Sizes{{W + 3, H + 5, 3}}; };
+        s.out_size = [=](int W, int H) { return std::vector<int>{W, H, 3}; };
+        return s; }, {{1, 1}, {2048, 1}, {1, 2048}, {640, 480}, {13, 700}}, {640, 480});
+    // 17. A 4-D tensor op: per-channel scale of NCHW activations stored W innermost, N and H free.
+    if (want("nchw_scale")) probe("nchw_scale", [&](bool sym) {
+        Inst s; range(s.S, 1, 64, 8); range(s.U, 1, 224, 56);
+        ImageParam in(Float(32), 4, "in"), g(Float(32), 1, "gamma");
+        Func f("scaled");
+        f(x, y, c, n) = in(x, y, c, n) * g(c);
+        in.dim(0).set_estimate(0, 56).dim(1).set_estimate(0, E(s.U, sym, 56)).dim(2).set_estimate(0, 64).dim(3).set_estimate(0, E(s.S, sym, 8));
+        g.dim(0).set_estimate(0, 64);
+        f.set_estimate(x, 0, 56).set_estimate(y, 0, E(s.U, sym, 56)).set_estimate(c, 0, 64).set_estimate(n, 0, E(s.S, sym, 8));
+        s.out = f; s.ins = {in, g};
+        s.in_sizes = [=](int N, int H) { return Sizes{{56, H, 64, N}, {64}}; };
+        s.out_size = [=](int N, int H) { return std::vector<int>{56, H, 64, N}; };
+        return s; }, {{1, 1}, {64, 1}, {1, 224}, {8, 56}, {3, 100}}, {8, 56});
     return 0;
 }
