@@ -499,7 +499,9 @@ private:
             w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
             order.push_back(in_task);
             outer = {task};
-        } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo") {
+        } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo" && outer[0] != x) {
+            // (Not dim 0 itself, scalar: update_loops specializes on its extent already, and a
+            // second specialization on an equal condition is the first one again in Halide.)
             rows_in_tasks(st, n, s.index, outer[0], order);
         }
         order.insert(order.end(), outer.begin(), outer.end());
