@@ -114,3 +114,74 @@ TEST_CASE("tile variants that no shape of the family takes are not specialized o
     const std::regex two_by_four(R"(dim\(0\)\.extent\(\) >= 2 && \w+\.output_buffer\(\)\.dim\(1\)\.extent\(\) >= 4\b)");
     CHECK(!std::regex_search(source, two_by_four));
 }
+
+// A family of two shape variables over [1, 256] x [1, 256] (65536 shapes: too many to list): a 1x1
+// convolution over NHWC, out(c, x, y) = bias(c) + sum_ci in(ci, x, y) w(ci, c), 128 output
+// channels. Every variant of every leaf's chain used to stay (30 specializations over three
+// leaves for this layer); now those no point of the family's extents box reaches are dropped
+// (schedule/VariantCells.h): no column variant narrower than the 128 channels, and the layer is
+// still correct at both extremes of each variable and where a leaf changes.
+TEST_CASE("a family too large to list keeps only the tile variants its extents box reaches", "[styles]") {
+    auto build = [] {
+        Param<int> W = shape_var("W", 1, 256, 56), H = shape_var("H", 1, 256, 56);
+        ImageParam in(Float(32), 3, "in"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
+        Var c("c"), x("x"), y("y");
+        Func out("pointwise_conv");
+        RDom r(0, 64, "ci");
+        out(c, x, y) = bias(c) + sum(in(r, x, y) * w(r, c));
+        in.set_estimates({{0, 64}, {0, W}, {0, H}});
+        w.set_estimates({{0, 64}, {0, 128}});
+        bias.set_estimates({{0, 128}});
+        out.set_estimates({{0, 128}, {0, W}, {0, H}});
+        return Built{out, {in, w, bias}, {W, H},
+                     [](const std::vector<int> &s) { return Sizes{{64, s[0], s[1]}, {64, 128}, {128}}; },
+                     [](const std::vector<int> &s) { return std::vector<int>{128, s[0], s[1]}; }};
+    };
+    std::string source;
+    check_style(build, {{1, 1}, {1, 256}, {256, 1}, {5, 7}, {15, 200}, {16, 30}, {256, 256}}, nullptr, &source);
+    INFO(source);
+    size_t specializations = 0;
+    for (size_t at = source.find(".specialize("); at != std::string::npos; at = source.find(".specialize(", at + 1)) {
+        specializations++;
+    }
+    CHECK(specializations > 0);
+    CHECK(specializations <= 24);
+    // A tile of 16 columns or fewer only where the output is narrower than a 64-wide one: never here.
+    const std::regex narrow(R"(dim\(0\)\.extent\(\) >= (4|8|16)\b)");
+    CHECK(!std::regex_search(source, narrow));
+}
+
+// A dense layer over batch x sequence, y(o, t, b) = bias(o) + sum_c x(c, t, b) w(c, o), T in
+// [1, 128], B in [1, 16]: the weights are shared by every t and every b, so where T is shorter than
+// a kernel's register-tile rows the rows run along b (ApplySchedule rows_along_batch_variant). Before,
+// T = 1..2 ran one- and two-row tiles: 0.41-0.49x the same layer with its rows flattened at B = 16
+// (apps/results/cpu/rows_two_dims/). Correct at both ends of each variable and where the tile
+// rows change; the schedule holds the specialization.
+TEST_CASE("a batch the weights are shared across takes the register tile's rows where the sequence is short", "[styles]") {
+    auto build = [] {
+        Param<int> T = shape_var("T", 1, 128, 64), B = shape_var("B", 1, 16, 4);
+        ImageParam x(Float(32), 3, "x"), w(Float(32), 2, "w"), bias(Float(32), 1, "bias");
+        Var o("o"), t("t"), b("b");
+        Func out("dense_bt");
+        RDom r(0, 256, "c");
+        out(o, t, b) = bias(o) + sum(x(r, t, b) * w(r, o));
+        x.set_estimates({{0, 256}, {0, T}, {0, B}});
+        w.set_estimates({{0, 256}, {0, 192}});
+        bias.set_estimates({{0, 192}});
+        out.set_estimates({{0, 192}, {0, T}, {0, B}});
+        return Built{out, {x, w, bias}, {T, B},
+                     [](const std::vector<int> &s) { return Sizes{{256, s[0], s[1]}, {256, 192}, {192}}; },
+                     [](const std::vector<int> &s) { return std::vector<int>{192, s[0], s[1]}; }};
+    };
+    std::string source;
+    check_style(build, {{1, 16}, {2, 16}, {1, 4}, {1, 1}, {3, 5}, {7, 9}, {128, 16}, {128, 1}}, nullptr, &source);
+    INFO(source);
+    // Some specialization takes short rows (dim 1 at most a tile's rows R less one) and a batch of
+    // at least R (dim 2); a dispatch leaf's box never pairs the two bounds that way.
+    const std::regex rows_along_batch(R"(dim\(1\)\.extent\(\) <= (\d+) && \w+\.output_buffer\(\)\.dim\(2\)\.extent\(\) >= (\d+))");
+    bool found = false;
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), rows_along_batch); it != std::sregex_iterator(); ++it) {
+        found |= std::stoi((*it)[2].str()) == std::stoi((*it)[1].str()) + 1 && std::stoi((*it)[2].str()) > 1;
+    }
+    CHECK(found);
+}

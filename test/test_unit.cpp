@@ -13,6 +13,7 @@
 #include "plugin/Diet.h"
 #include "schedule/Instantiate.h"
 #include "schedule/SizeExpr.h"
+#include "schedule/VariantCells.h"
 #include "space/MicroKernel.h"
 #include "space/GpuSpace.h"
 
@@ -599,4 +600,18 @@ TEST_CASE("size conditions are simplified with non-negative extents and Param ra
     CHECK(!Internal::is_const(diet::simplify_size_condition(Expr(T) >= 2)));
     Param<int> free_param("U_cond");  // no range: nothing assumed
     CHECK(!Internal::is_const(diet::simplify_size_condition(Expr(free_param) >= 1)));
+}
+
+// A large family's box cut where a tile variant or dispatch leaf changes (schedule/VariantCells.h):
+// one corner per cell, lowest first per dimension; values outside the box are no cuts.
+TEST_CASE("the cells of a family's extents box have one corner each", "[schedule]") {
+    const std::vector<std::pair<int64_t, int64_t>> box = {{128, 128}, {1, 256}, {1, 256}};
+    const std::vector<std::set<int64_t>> cuts = {{1, 4, 16, 64, 128}, {1, 6}, {1, 300}};
+    const std::vector<std::vector<int64_t>> corners = diet::cell_corners(box, cuts, 4096);
+    // Dimension 0 is one value (the cuts below and at 128 are at or under its low end); dimension 1
+    // is cut at 6; dimension 2's cut lies outside the box.
+    const std::vector<std::vector<int64_t>> expected = {{128, 1, 1}, {128, 6, 1}};
+    CHECK(corners == expected);
+    // More cells than allowed: none (every variant is then kept).
+    CHECK(diet::cell_corners(box, {{}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}}, 8).empty());
 }

@@ -47,11 +47,30 @@ void write_file_atomically(const std::string &path, const std::string &text) {
 // The largest family whose shapes are listed to prune tile variants (ApplySchedule.cpp).
 constexpr uint64_t kShapesToList = 4096;
 
+// Every corner of a large family (each variable at its smallest or largest value; at most 2^10)
+// and a spread of 512 of its shapes: what its extents' box is taken over.
+std::vector<Shape> box_shapes(const ShapeFamily &family) {
+    std::vector<Shape> shapes = family.training_shapes(512, 0);
+    if (family.vars.size() > 10) return shapes;
+    for (uint64_t mask = 0; mask < (uint64_t(1) << family.vars.size()); mask++) {
+        Shape corner;
+        for (size_t i = 0; i < family.vars.size(); i++) {
+            const ShapeVar &v = family.vars[i];
+            corner[v.name] = (mask >> i) & 1 ? v.values.back() : v.values.front();
+        }
+        shapes.push_back(corner);
+    }
+    return shapes;
+}
+
 // `-e featurization`: JSON with, per matmul-like stage, each chosen micro-kernel's per-store
 // feature rows (Ansor's 164 + Diet's Halide features, shape-generic, as the cost model sees them),
 // lowered at the family's representative shape. A kernel that cannot be lowered gets its error.
+// Each kernel is applied for that shape's extents only (its one tile variant there): lowering every
+// variant of its chain (and the dispatch's other kernels') took 15-57 s per build of a dense layer
+// over batch x sequence, on every build, whether or not `-e featurization` was asked for.
 std::string featurize_choices(const std::vector<Function> &outputs, const std::vector<KernelChoice> &kernels,
-                              const Target &target, const CpuLimits &cpu, const Shape &at) {
+                              const Target &target, const CpuLimits &cpu, const ShapeFamily &family, const Shape &at) {
     nlohmann::json j;
     j["shape"] = ShapeFamily::to_string(at);
     j["ansor_feature_names"] = ansor_feature_names();
@@ -79,7 +98,10 @@ std::string featurize_choices(const std::vector<Function> &outputs, const std::v
             kj["micro_kernel"] = k.to_string();
             try {
                 Candidate c{kernels};
-                for (KernelChoice &other : c.kernels) other.dispatch = {};
+                for (KernelChoice &other : c.kernels) {
+                    other.dispatch = {};
+                    other.only_for_extents = matmul_extents(other.pattern, family, {at}).host_extents.at(0);
+                }
                 for (KernelChoice &other : c.kernels) {
                     if (other.pattern.acc == kc.pattern.acc) other.kernel = k;
                 }
@@ -172,6 +194,19 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     if (!on_gpu && family.size() <= kShapesToList) {
         const std::vector<Shape> all_shapes = family.training_shapes((int)family.size(), 0);
         for (KernelChoice &k : kernels) k.family_extents = matmul_extents(k.pattern, family, all_shapes).host_extents;
+    } else if (!on_gpu) {
+        // Too many to list: the box of the extents over every corner of the family (each variable
+        // at its smallest or largest value) and a spread of shapes (extents are monotone in the
+        // variables in every family seen; the spread guards the others).
+        const std::vector<Shape> shapes = box_shapes(family);
+        for (KernelChoice &k : kernels) {
+            for (const std::vector<int64_t> &e : matmul_extents(k.pattern, family, shapes).host_extents) {
+                if (k.family_box.empty()) k.family_box.assign(e.size(), {INT64_MAX, INT64_MIN});
+                for (size_t d = 0; d < e.size() && d < k.family_box.size(); d++) {
+                    k.family_box[d] = {std::min(k.family_box[d].first, e[d]), std::max(k.family_box[d].second, e[d])};
+                }
+            }
+        }
     }
 
     // Every other stage: the rule table's groups, by each rule's heuristic.
@@ -195,7 +230,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     }
     if (!opts.report_path.empty() && !report.is_null()) write_file_atomically(opts.report_path, report.dump(2) + "\n");
 
-    const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family.representative());
+    const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family, family.representative());
 
     ScheduleWriter writer(opts.debug);
     std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer, on_gpu ? nullptr : &plan);

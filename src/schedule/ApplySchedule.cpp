@@ -8,6 +8,7 @@
 #include "space/GpuSpace.h"
 #include "schedule/OperandStaging.h"
 #include "schedule/TaskGrain.h"
+#include "schedule/VariantCells.h"
 
 #include <algorithm>
 #include <map>
@@ -65,6 +66,9 @@ private:
     // No operand that moves with the vectors reads the batch dimensions (the weights of a dense
     // layer over a batch of sequences): the batch loops run inside the panels' (batch_inside_panels).
     bool batch_inside_panels_ = false;
+    // The batch runs like more rows (no operand read along the vectors reads it, nothing reads
+    // through a window): rows_along_batch_variant.
+    bool rows_along_batch_ = false;
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
@@ -261,6 +265,7 @@ private:
         host_region_inferred_ = !p.host_is_output || p.host_wraps_acc || p.update_on_output;
         kernel_dims_ = p.kernel_dims();
         batch_inside_panels_ = batch_inside_panels(p);
+        rows_along_batch_ = !gpu_ && batch_inside_panels_ && p.vector_period == 0 && !read_through_window(p);
         reduction_ = kc.reduction;
         host_extents_.clear();
         const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
@@ -436,6 +441,14 @@ private:
         return true;
     }
 
+    // Some operand reads one of the output's dimensions through a window (a convolution's image).
+    static bool read_through_window(const MatmulPattern &p) {
+        for (const ContractionOperand &o : p.operands) {
+            if (std::any_of(o.window_acc_arg.begin(), o.window_acc_arg.end(), [](bool b) { return b; })) return true;
+        }
+        return false;
+    }
+
     // MatmulPattern::vector_period: where the output starts at 0 and holds whole groups, its
     // vector dimension is split into groups (RoundUp: exact there) and the kernels tile one group,
     // a batch dimension of its own fused into the task loop. Each tile then lies in one group, and
@@ -537,6 +550,8 @@ private:
         const MatmulPattern &p = kc.pattern;
         const bool dispatching = leaves.leaves.size() > 1;
         const std::vector<LeafGroup> groups = group_leaves(leaves);
+        const std::vector<std::vector<int64_t>> family =
+            kc.family_extents.empty() ? family_cell_corners(kc.family_box, leaves) : kc.family_extents;
         for (size_t gi = 0; gi < groups.size(); gi++) {
             const LeafGroup &g = groups[gi];
             StageRef hs = host_base, is = init_base;
@@ -555,7 +570,7 @@ private:
             std::vector<int64_t> at_least = g.lo;
             if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;
             std::vector<std::vector<int64_t>> shapes;  // the family's shapes this group's kernel runs
-            for (const std::vector<int64_t> &e : kc.family_extents) {
+            for (const std::vector<int64_t> &e : family) {
                 if (leaves.leaves[leaves.leaf_for(e)].kernel == g.kernel) shapes.push_back(e);
             }
             apply_kernel(g.kernel, host, hs, is, us, nm, task, at_least, !kc.only_for_extents.empty(), shapes);
@@ -625,6 +640,14 @@ private:
         // an MLP's first layer) decides some of them before run time, and Halide hands back the
         // existing specialization for a condition it has seen (already tiled: "n_v is already used").
         std::vector<Expr> taken;
+        if (!exact) {
+            // The full-width tiles of fewer rows too (a dot kernel's 5, 3 rows: B = 4 takes 3).
+            std::set<int> rows_tried;
+            for (const TileVariant &t : all) {
+                if (t.cols != all.front().cols || t.depth > 1 || !rows_tried.insert(t.rows).second) continue;
+                rows_along_batch_variant(k, t, host, host_s, init_s, update_s, nm, task, min_rows, shapes, taken);
+            }
+        }
         for (size_t i = 0; i < variants.size(); i++) {
             const TileVariant &t = variants[i];
             StageRef hs = host_s, is = init_s;
@@ -651,28 +674,70 @@ private:
                     taken.push_back(decided);
                 }
             }
-            // The staged GPU kernels stage one update's operands; several updates get the other
-            // kernels only (gpu_staging_possible).
-            internal_assert(us.size() == 1 || !(gpu_ && k.cuda.staged()))
-                << "Diet: a kernel for one contraction update applied to " << us.size() << "\n";
-            if (gpu_ && k.cuda.staged()) {
-                tile_host_staged(w_, hs, t, nm);
-                tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
-            } else if (gpu_) {
-                tile_host_gpu(w_, hs, t, nm);
-                tile_acc_init(w_, is, t, nm, false);
-                for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
-            } else if (k.cpu.dot) {
-                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_,
-                              host_region_inferred_);
+            apply_variant(k, t, host, hs, is, us, nm, task, kernel_extents_);
+            if (last) break;
+        }
+    }
+
+    // Rows along the batch: where kernel k's full-width tile `t` has more rows than the rows'
+    // extent and no more than the batch's (the kernel's third dimension, which runs like more
+    // rows: rows_along_batch_), that tile with the two dimensions' roles swapped, specialized
+    // before the chain. A dense layer over batch x sequence, y(o, t, b), at T = 1, B = 16 otherwise
+    // runs one-row tiles, loading a weight vector per multiply-add.
+    void rows_along_batch_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &host_s,
+                                  StageRef &init_s, Updates &update_s, const ContractionLoopNames &nm, const std::string &task,
+                                  int64_t min_rows, const std::vector<std::vector<int64_t>> &shapes, std::vector<Expr> &taken) {
+        if (!rows_along_batch_ || gpu_ || group_cols_ > 0 || t.depth > 1 || t.rows <= 1 || min_rows >= t.rows ||
+            nm.batch.empty() || kernel_extents_.size() < 3) {
+            return;
+        }
+        const auto swaps = [&](const std::vector<int64_t> &e) {
+            return e.size() > 2 && e[0] >= t.cols && e[1] < t.rows && e[2] >= t.rows;
+        };
+        if (!shapes.empty() && std::none_of(shapes.begin(), shapes.end(), swaps)) return;
+        std::vector<Condition> cs;
+        if (t.cols > 1) cs.push_back(w_.at_least(kernel_extents_[0], t.cols));
+        cs.push_back(w_.at_most(kernel_extents_[1], t.rows - 1));
+        cs.push_back(w_.at_least(kernel_extents_[2], t.rows));
+        const Condition c = w_.all_of(cs);
+        const Expr decided = simplify_size_condition(c.expr);
+        if (Internal::is_const_zero(decided)) return;
+        StageRef hs = w_.specialize(host_s, c), is = w_.specialize(init_s, c);
+        Updates us = specialize_all(update_s, c);
+        taken.push_back(decided);
+        ContractionLoopNames swapped = nm;
+        std::swap(swapped.m, swapped.batch[0]);
+        std::swap(swapped.rm, swapped.rbatch[0]);
+        std::vector<SizeExpr> extents = kernel_extents_;
+        std::swap(extents[1], extents[2]);
+        apply_variant(k, t, host, hs, is, us, swapped, task, extents);
+    }
+
+    // One tile variant on (specialized) stages; `extents`: the host's in the order the tile
+    // sees them (kernel order), for the task grain.
+    void apply_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &hs, StageRef &is, Updates &us,
+                       const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents) {
+        // The staged GPU kernels stage one update's operands; several updates get the other
+        // kernels only (gpu_staging_possible).
+        internal_assert(us.size() == 1 || !(gpu_ && k.cuda.staged()))
+            << "Diet: a kernel for one contraction update applied to " << us.size() << "\n";
+        if (gpu_ && k.cuda.staged()) {
+            tile_host_staged(w_, hs, t, nm);
+            tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
+        } else if (gpu_) {
+            tile_host_gpu(w_, hs, t, nm);
+            tile_acc_init(w_, is, t, nm, false);
+            for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
+        } else {
+            // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
+            const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
+            tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
+            if (k.cpu.dot) {
                 tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
             } else {
-                tile_host_cpu(w_, hs, t, k.cpu, nm, task, host_task_grain(t, k.cpu), !serial_tasks_, batch_inside_panels_,
-                              host_region_inferred_);
                 tile_acc_init(w_, is, t, nm, true);
                 for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
             }
-            if (last) break;
         }
     }
 
@@ -687,11 +752,6 @@ private:
             blocks = blocks * e;
         }
         return {blocks.expr >= (int)n, "(" + blocks.text + ") >= " + std::to_string(n)};
-    }
-
-    // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
-    SizeExpr host_task_grain(const TileVariant &t, const CpuKernel &k) const {
-        return serial_tasks_ ? size_constant(1) : task_grain_expr(kernel_extents_, t, k, reduction_);
     }
 
     Updates specialize_all(const Updates &us, const Condition &c) {

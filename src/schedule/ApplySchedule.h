@@ -33,6 +33,9 @@ struct KernelChoice {
     // is small enough to list: tile variants that no shape takes are not specialized on (CPU).
     // Empty: every variant of the chain is kept.
     std::vector<std::vector<int64_t>> family_extents;
+    // Where the family is too large to list: the smallest and largest of each of those extents
+    // over it (schedule/VariantCells.h). Empty: not known.
+    std::vector<std::pair<int64_t, int64_t>> family_box;
 };
 
 // Returns one human-readable line per decision (placement and micro-kernel of each Func). Every
