@@ -10,6 +10,18 @@
 using namespace Halide;
 using namespace diet_test;
 
+namespace {
+
+// `.specialize(` calls in an emitted schedule source: each kept tile variant specializes the host,
+// the accumulator's init and its update (3 each).
+size_t specialize_calls(const std::string &source) {
+    size_t n = 0;
+    for (size_t at = source.find(".specialize("); at != std::string::npos; at = source.find(".specialize(", at + 1)) n++;
+    return n;
+}
+
+}  // namespace
+
 // `mean(t) += x(r, t); mean(t) = mean(t) / H`: the reduction followed by a pointwise update was
 // vectorized along t, every lane a load 768 floats from the next (8x slower than every Func at
 // root at T = 1). A reduction followed by pointwise updates now gets the per-lane partial results
@@ -102,10 +114,7 @@ TEST_CASE("tile variants that no shape of the family takes are not specialized o
     std::string source;
     check_style(build, {{1}, {2}, {3}, {5}, {64}}, nullptr, &source);
     INFO(source);
-    size_t specializations = 0;
-    for (size_t at = source.find(".specialize("); at != std::string::npos; at = source.find(".specialize(", at + 1)) {
-        specializations++;
-    }
+    const size_t specializations = specialize_calls(source);
     // Each kept variant specializes the host, the accumulator's init and its update (3 each).
     // The whole chains were 33. The dot kernel's 3x4 tile takes T >= 4, 3x2 T = 3, 2x2 T = 2, 1x1
     // T = 1; its 2x4 variant (two columns, four rows) would need T >= 4, where 3x4 comes first.
@@ -117,7 +126,7 @@ TEST_CASE("tile variants that no shape of the family takes are not specialized o
 
 // A family of two shape variables over [1, 256] x [1, 256] (65536 shapes: too many to list): a 1x1
 // convolution over NHWC, out(c, x, y) = bias(c) + sum_ci in(ci, x, y) w(ci, c), 128 output
-// channels. Every variant of every leaf's chain used to stay (30 specializations over three
+// channels. Every variant of every leaf's chain used to stay (51 specialize calls over three
 // leaves for this layer); now those no point of the family's extents box reaches are dropped
 // (schedule/VariantCells.h): no column variant narrower than the 128 channels, and the layer is
 // still correct at both extremes of each variable and where a leaf changes.
@@ -140,10 +149,7 @@ TEST_CASE("a family too large to list keeps only the tile variants its extents b
     std::string source;
     check_style(build, {{1, 1}, {1, 256}, {256, 1}, {5, 7}, {15, 200}, {16, 30}, {256, 256}}, nullptr, &source);
     INFO(source);
-    size_t specializations = 0;
-    for (size_t at = source.find(".specialize("); at != std::string::npos; at = source.find(".specialize(", at + 1)) {
-        specializations++;
-    }
+    const size_t specializations = specialize_calls(source);
     CHECK(specializations > 0);
     CHECK(specializations <= 24);
     // A tile of 16 columns or fewer only where the output is narrower than a 64-wide one: never here.
