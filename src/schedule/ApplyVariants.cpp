@@ -1,0 +1,199 @@
+// One micro-kernel's chain of tile variants, each under the specialization of the extents it fits
+// (guard-free at every shape), and the rows-along-the-batch variant (schedule/ScheduleApplier.h).
+#include "schedule/ScheduleApplier.h"
+#include "common/Errors.h"
+#include "schedule/GpuTiling.h"
+#include "space/GpuSpace.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = ScheduleApplier::FuncRef;
+using StageRef = ScheduleApplier::StageRef;
+using Updates = ScheduleApplier::Updates;
+
+// One kernel's chain of tile variants on (maybe already specialized) stages. Variants larger
+// than the smallest extents `at_least` can reach are kept; the chain stops at the first variant
+// that always fits (with `exact`, only that variant: the extents are known).
+// `shapes`: the host's extents at each family shape this kernel runs (empty: not listed).
+void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef &host_s, StageRef &init_s, Updates &update_s,
+                           const ContractionLoopNames &nm, const std::string &task, const std::vector<int64_t> &at_least, bool exact,
+                  const std::vector<std::vector<int64_t>> &shapes) {
+    std::vector<TileVariant> all = tile_variants(k), variants;
+    const int64_t min_cols = std::min<int64_t>(at_least.empty() ? 1 : at_least[0], group_cols_ > 0 ? group_cols_ : INT64_MAX);
+    const int64_t min_rows = at_least.size() > 1 ? at_least[1] : 1;
+    const int64_t min_depth = at_least.size() > 2 ? at_least[2] : 1;
+    if (exact) {
+        variants = {gpu_ ? gpu_variant_for(all, at_least, gpu_sms_) : fitting_variant(all, min_cols, min_rows, min_depth)};
+    } else {
+        for (const TileVariant &t : all) {
+            variants.push_back(t);
+            // Always taken from here on; on a GPU the smaller variants stay, for the shapes
+            // where this one gives too few blocks (blocks_at_least).
+            if (t.cols <= min_cols && t.rows <= min_rows && t.depth <= min_depth && !gpu_) break;
+        }
+    }
+    // Dot kernels gathering an input along the reduction: each one-row variant is preceded by
+    // its copy for that input stored densely along it (schedule/GatherStrides.h), where the
+    // gathers become dense loads (rows of the output hold one element then, T = 1).
+    std::vector<bool> dense_copy(variants.size(), false);
+    if (!gpu_ && k.cpu.dot && !dense_strides_.empty() && !exact) {
+        std::vector<TileVariant> chain;
+        std::vector<bool> copies;
+        for (const TileVariant &t : variants) {
+            if (t.rows == 1) {
+                chain.push_back(t);
+                copies.push_back(true);
+            }
+            chain.push_back(t);
+            copies.push_back(false);
+        }
+        variants = chain;
+        dense_copy = copies;
+    }
+    // Each shape runs the first variant that fits it: one that no shape of the family takes
+    // is dropped (the last stays, for every other shape). Each costs a specialization that
+    // Halide lowers and LLVM compiles: attention scores with T in [1, 512] (both of the
+    // output's tiled extents are T) kept 9 variants of its dot kernel, each with an rfactor
+    // intermediate, and took 50 s to compile; the family takes 4 of them.
+    // (Not within groups, group_cols_: the tiles' columns are then the group's, not the extent's.)
+    if (!gpu_ && !exact && !shapes.empty() && group_cols_ == 0 &&
+        std::none_of(dense_copy.begin(), dense_copy.end(), [](bool b) { return b; })) {
+        std::vector<bool> taken(variants.size(), false);
+        taken.back() = true;
+        for (const std::vector<int64_t> &e : shapes) taken[&fitting_variant_at(variants, e) - variants.data()] = true;
+        std::vector<TileVariant> taken_variants;
+        for (size_t i = 0; i < variants.size(); i++) {
+            if (taken[i]) taken_variants.push_back(variants[i]);
+        }
+        variants = taken_variants;
+        dense_copy.assign(variants.size(), false);
+    }
+    // Conditions already specialized on: a host extent that is a constant (the hidden width of
+    // an MLP's first layer) decides some of them before run time, and Halide hands back the
+    // existing specialization for a condition it has seen (already tiled: "n_v is already used").
+    std::vector<Expr> taken;
+    if (!exact) {
+        // The full-width tiles of fewer rows too (a dot kernel's 5, 3 rows: B = 4 takes 3).
+        std::set<int> rows_tried;
+        for (const TileVariant &t : all) {
+            if (t.cols != all.front().cols || t.depth > 1 || !rows_tried.insert(t.rows).second) continue;
+            rows_along_batch_variant(k, t, host, host_s, init_s, update_s, nm, task, min_rows, shapes, taken);
+        }
+    }
+    for (size_t i = 0; i < variants.size(); i++) {
+        const TileVariant &t = variants[i];
+        StageRef hs = host_s, is = init_s;
+        Updates us = update_s;
+        bool last = i + 1 == variants.size();
+        if (!last) {
+            std::vector<Condition> cs;
+            if (dense_copy[i]) {
+                for (const SizeExpr &stride : dense_strides_) cs.push_back(w_.equal_to(stride, 1));
+            }
+            if (t.cols > 1) cs.push_back(w_.at_least(host_extents_.at(0), t.cols));
+            if (t.rows > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[1]), t.rows));
+            if (t.depth > 1) cs.push_back(w_.at_least(host_extents_.at(kernel_dims_[2]), t.depth));
+            if (gpu_ && narrower_variant_follows(variants, i)) cs.push_back(blocks_at_least(t, min_gpu_blocks(t, gpu_sms_)));
+            const Expr decided = cs.empty() ? Expr(true) : simplify_size_condition(w_.all_of(cs).expr);
+            const bool seen = std::any_of(taken.begin(), taken.end(), [&](const Expr &e) { return Internal::equal(e, decided); });
+            if (Internal::is_const_zero(decided) || seen) continue;  // never reached
+            last = Internal::is_const_one(decided);
+            if (!last) {
+                Condition c = w_.all_of(cs);
+                hs = w_.specialize(host_s, c);
+                is = w_.specialize(init_s, c);
+                us = specialize_all(update_s, c);
+                taken.push_back(decided);
+            }
+        }
+        apply_variant(k, t, host, hs, is, us, nm, task, kernel_extents_);
+        if (last) break;
+    }
+}
+
+// Rows along the batch: where kernel k's full-width tile `t` has more rows than the rows'
+// extent and no more than the batch's (the kernel's third dimension, which runs like more
+// rows: rows_along_batch_), that tile with the two dimensions' roles swapped, specialized
+// before the chain. A dense layer over batch x sequence, y(o, t, b), at T = 1, B = 16 otherwise
+// runs one-row tiles, loading a weight vector per multiply-add.
+void ScheduleApplier::rows_along_batch_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &host_s,
+                                       StageRef &init_s, Updates &update_s, const ContractionLoopNames &nm, const std::string &task,
+                              int64_t min_rows, const std::vector<std::vector<int64_t>> &shapes, std::vector<Expr> &taken) {
+    if (!rows_along_batch_ || gpu_ || group_cols_ > 0 || t.depth > 1 || t.rows <= 1 || min_rows >= t.rows ||
+        nm.batch.empty() || kernel_extents_.size() < 3) {
+        return;
+    }
+    const auto swaps = [&](const std::vector<int64_t> &e) {
+        return e.size() > 2 && e[0] >= t.cols && e[1] < t.rows && e[2] >= t.rows;
+    };
+    if (!shapes.empty() && std::none_of(shapes.begin(), shapes.end(), swaps)) return;
+    std::vector<Condition> cs;
+    if (t.cols > 1) cs.push_back(w_.at_least(kernel_extents_[0], t.cols));
+    cs.push_back(w_.at_most(kernel_extents_[1], t.rows - 1));
+    cs.push_back(w_.at_least(kernel_extents_[2], t.rows));
+    const Condition c = w_.all_of(cs);
+    const Expr decided = simplify_size_condition(c.expr);
+    if (Internal::is_const_zero(decided)) return;
+    StageRef hs = w_.specialize(host_s, c), is = w_.specialize(init_s, c);
+    Updates us = specialize_all(update_s, c);
+    taken.push_back(decided);
+    ContractionLoopNames swapped = nm;
+    std::swap(swapped.m, swapped.batch[0]);
+    std::swap(swapped.rm, swapped.rbatch[0]);
+    std::vector<SizeExpr> extents = kernel_extents_;
+    std::swap(extents[1], extents[2]);
+    apply_variant(k, t, host, hs, is, us, swapped, task, extents);
+}
+
+// One tile variant on (specialized) stages; `extents`: the host's in the order the tile
+// sees them (kernel order), for the task grain.
+void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &hs, StageRef &is, Updates &us,
+                            const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents) {
+    // The staged GPU kernels stage one update's operands; several updates get the other
+    // kernels only (gpu_staging_possible).
+    internal_assert(us.size() == 1 || !(gpu_ && k.cuda.staged()))
+        << "Diet: a kernel for one contraction update applied to " << us.size() << "\n";
+    if (gpu_ && k.cuda.staged()) {
+        tile_host_staged(w_, hs, t, nm);
+        tile_acc_staged(w_, is, us[0], t, k.cuda, nm);
+    } else if (gpu_) {
+        tile_host_gpu(w_, hs, t, nm);
+        tile_acc_init(w_, is, t, nm, false);
+        for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
+    } else {
+        // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
+        const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
+        tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
+        if (k.cpu.dot) {
+            tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
+        } else {
+            tile_acc_init(w_, is, t, nm, true);
+            for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
+        }
+    }
+}
+
+// The host's tiles of variant t (its blocks on a GPU) number at least n: every dimension's
+// extent, the two kernel dimensions divided by the tile, rounded up.
+Condition ScheduleApplier::blocks_at_least(const TileVariant &t, int64_t n) {
+    SizeExpr blocks = size_constant(1);
+    for (int d = 0; d < (int)host_extents_.size(); d++) {
+        SizeExpr e = host_extents_[d];
+        if (d == 0) e = ceil_div(e, size_constant(t.cols));
+        else if (d == kernel_dims_[1]) e = ceil_div(e, size_constant(t.rows));
+        blocks = blocks * e;
+    }
+    return {blocks.expr >= (int)n, "(" + blocks.text + ") >= " + std::to_string(n)};
+}
+
+Updates ScheduleApplier::specialize_all(const Updates &us, const Condition &c) {
+    Updates out;
+    for (const StageRef &u : us) out.push_back(w_.specialize(u, c));
+    return out;
+}
+
+}  // namespace diet
