@@ -145,7 +145,7 @@ struct MatmulPattern {
     // A single float reduction whose extent is known only at run time but estimated as a
     // constant (RDom(0, x.width()) with x's width estimated 768): the CPU kernels are built for
     // that extent and applied under specialize(extent == estimate), a general column kernel
-    // elsewhere (schedule/ApplySchedule.cpp). Unset when reduction_extent is.
+    // elsewhere (schedule/ApplyMatmul.cpp). Unset when reduction_extent is.
     std::optional<int64_t> estimated_reduction_extent;
     // The reduction extent the CPU kernels are built for: the constant one, else the estimate.
     std::optional<int64_t> cpu_reduction_extent() const {

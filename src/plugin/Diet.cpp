@@ -44,7 +44,7 @@ void write_file_atomically(const std::string &path, const std::string &text) {
     }
     user_assert(std::rename(tmp.c_str(), path.c_str()) == 0) << "Diet: cannot move " << tmp << " to " << path << "\n";
 }
-// The largest family whose shapes are listed to prune tile variants (ApplySchedule.cpp).
+// The largest family whose shapes are listed to prune tile variants (ApplyVariants.cpp).
 constexpr uint64_t kShapesToList = 4096;
 
 // Every corner of a large family (each variable at its smallest or largest value; at most 2^10)

@@ -1,5 +1,5 @@
 // The loop and argument names a contraction's schedule refers to, shared by the CPU tiling
-// (ApplySchedule.cpp) and the staged CUDA tiling (GpuTiling.cpp).
+// (ApplyMatmul.cpp, ApplyVariants.cpp) and the staged CUDA tiling (GpuTiling.cpp).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The CPU micro-kernel's operand staging (schedule/ApplySchedule.cpp applies it to column-kernel
+// The CPU micro-kernel's operand staging (schedule/ApplyMatmul.cpp applies it to column-kernel
 // leaves): per-task panels of the operands read across the vectors (and of those read along them
 // in rows a page apart), per-task dense copies of computed operands (boundary conditions), and the
 // once-per-call reduction-major copy of a broadcast operand stored the other way (TN's A); for

@@ -151,7 +151,7 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         }
         if (p.vector_period > 0 && !ext.empty()) {
             // Tiled in groups (MatmulPattern::vector_period): K columns, and the groups as a batch
-            // dimension of their own, as the schedule runs it (schedule/ApplySchedule.cpp).
+            // dimension of their own, as the schedule runs it (schedule/ApplyMatmul.cpp).
             ext.push_back(ceil_div(ext[0], p.vector_period));
             ext[0] = p.vector_period;
         }
@@ -462,7 +462,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 for (int depth = 2; depth <= 8; depth++) {
                     if (vectors * rows * depth + vectors * std::min(rows, depth) + 1 > lim.vector_registers) continue;
                     // One panel per task: a task is one row tile over every depth tile
-                    // (schedule/ApplySchedule.cpp), and a wider panel multiplies the row tile's
+                    // (schedule/ApplyMatmul.cpp), and a wider panel multiplies the row tile's
                     // operand kept in cache (panels of 1-4 measured within noise of each other).
                     for (int panel : {1}) {
                         for (int ku : k_unrolls(p.cpu_inner_reduction_extent())) {

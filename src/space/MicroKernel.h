@@ -178,7 +178,7 @@ MicroKernel choose_by_heuristic(const std::vector<MicroKernel> &candidates, cons
 
 // One tile shape a kernel uses for outputs at least `cols` x `rows` large. A kernel is applied as
 // a chain of variants, largest first, ending with 1 x 1, selected by specialize() on the output's
-// extents: every variant's tiles fit, so no shape needs a guard (see schedule/ApplySchedule.cpp).
+// extents: every variant's tiles fit, so no shape needs a guard (see schedule/ApplyVariants.cpp).
 struct TileVariant {
     int cols = 1, rows = 1;          // output tile (CPU: register tile; GPU: block tile)
     int threads_x = 1, threads_y = 1;  // GPU only
