@@ -1,8 +1,8 @@
-#include "schedule/ApplyGroups.h"
+// A stage group's root and members on the live Funcs (schedule/GroupApplier.h), and apply_group.
+#include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/MathCalls.h"
-#include "analysis/SymbolicRegion.h"
 #include "space/Rules.h"
 
 #include <algorithm>
@@ -10,613 +10,308 @@
 namespace diet {
 
 using namespace Halide;
-using FuncRef = ScheduleWriter::FuncRef;
-using StageRef = ScheduleWriter::StageRef;
+using FuncRef = GroupApplier::FuncRef;
+using StageRef = GroupApplier::StageRef;
 
-namespace {
-
-constexpr int kVectorsPerReductionStep = 4;
-constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
-constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
-constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
-constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
-constexpr int kIterationsPerTask = 16;          // parallel iterations per task where each is small (heuristic)
-constexpr int64_t kSmallIterationPoints = 512;  // at most this many points per iteration: small
-
-class GroupApplier {
-public:
-    GroupApplier(const FunctionDAG &dag, ScheduleWriter &w, const FuncRefLookup &ref) : dag_(dag), w_(w), ref_(ref) {}
-
-    std::vector<std::string> apply(const GroupPlan &g) {
-        const FuncNode &n = dag_.node(g.root);
-        FuncRef &root = ref_(g.root);
-        if (!n.is_output) w_.compute_root(root);
-        const std::string where = n.is_output ? "output" : "computed at root";
-        switch (g.rule) {
-        case RuleKind::Extern:
-            notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
-            return notes_;
-        case RuleKind::TiledGroup: tiled_root(g, n, root); break;
-        case RuleKind::UpdateLoops: update_root(g, n, root); break;
-        case RuleKind::RFactor: rfactor_root(g, n, root); break;
-        default: break;
-        }
-        notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
+std::vector<std::string> GroupApplier::apply(const GroupPlan &g) {
+    const FuncNode &n = dag_.node(g.root);
+    FuncRef &root = ref_(g.root);
+    if (!n.is_output) w_.compute_root(root);
+    const std::string where = n.is_output ? "output" : "computed at root";
+    switch (g.rule) {
+    case RuleKind::Extern:
+        notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
         return notes_;
+    case RuleKind::TiledGroup: tiled_root(g, n, root); break;
+    case RuleKind::UpdateLoops: update_root(g, n, root); break;
+    case RuleKind::RFactor: rfactor_root(g, n, root); break;
+    default: break;
     }
+    notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
+    return notes_;
+}
 
-private:
-    const FunctionDAG &dag_;
-    ScheduleWriter &w_;
-    const FuncRefLookup &ref_;
-    std::vector<std::string> notes_;
-    std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
-    // Set while tiled_root schedules the members of a root whose rows may be narrower than its
-    // vectors: the root's row extent, its lanes, and the narrower lanes it specializes on.
-    struct NarrowRoot {
-        SizeExpr row;
-        int lanes = 1;
-        std::vector<int> narrower;
-    };
-    std::optional<NarrowRoot> narrow_root_;
+// dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
+// replace `v`, innermost first.
+std::vector<std::string> GroupApplier::vectorize_dim(StageRef &st, const std::string &v, int lanes,
+                                                     TailStrategy tail) {
+    if (lanes <= 1) return {v};
+    w_.split(st, v, v + "_vo", v + "_vi", lanes, tail);
+    w_.vectorize(st, v + "_vi");
+    return {v + "_vi", v + "_vo"};
+}
 
-    // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
-    // replace `v`, innermost first.
-    std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
-                                           TailStrategy tail = TailStrategy::GuardWithIf) {
-        if (lanes <= 1) return {v};
-        w_.split(st, v, v + "_vo", v + "_vi", lanes, tail);
-        w_.vectorize(st, v + "_vi");
-        return {v + "_vi", v + "_vo"};
-    }
-
-    void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-        StageRef st = w_.stage(root, 0, n.stages[0]);
-        // A transposing root whose dim 0 is shorter than a vector at some shapes (an output
-        // stored o(t, n) from a producer stored n innermost, T from 1): where it is, vectors
-        // along dim 1 instead, reading the producer densely and storing with a stride of dim 0's
-        // extent, rather than vector x vector blocks with every lane past dim 0 predicated off.
-        const std::optional<SizeExpr> row = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
-        if (g.transpose_blocks && g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && n.dims() >= 2 && row) {
-            StageRef short_rows = w_.specialize(st, w_.at_most(*row, g.vector_lanes - 1));
-            const std::vector<std::string> args = n.func.args();
-            const std::string y = args[1];
-            w_.split(short_rows, y, y + "_vo", y + "_vi", g.vector_lanes,
-                     g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
-            w_.vectorize(short_rows, y + "_vi");
-            std::vector<std::string> order = {y + "_vi", args[0], y + "_vo"}, outer = {y + "_vo"};
-            for (size_t d = 2; d < args.size(); d++) order.push_back(args[d]), outer.push_back(args[d]);
-            w_.reorder(short_rows, order);
-            fused_parallel_unless_small(w_, short_rows, outer, n.name + "_cols_",
-                                        stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
-            notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
-                             y + " (strided stores).");
-        }
-        if (g.short_dim0 && g.members.empty() && !g.transpose_blocks && n.dims() >= 2) {
-            short_dim0_stage(g, n, st);
-            return;
-        }
-        // Rows at least a vector wide at some shapes but not at the smallest: there, the last
-        // vector of each row is shifted inwards instead of guarded (a guarded vector predicates
-        // its loads, which Halide 14 scalarizes for 8-bit lanes: one such vector per row cost as
-        // much as the rest of a 509-pixel row of probe 10's interleaved-to-gray conversion). A
-        // Its members are scheduled once, after the last specialization (each specialization copies
-        // the root's directives so far, and names its loops alike: a member computed at a tile
-        // loop is computed there in every one).
-        if (g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
-            tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
-            StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
-            GroupPlan shifted = g;
-            shifted.shift_inwards.push_back(n.name);
-            tile_stage(shifted, n, root, wide, {}, false);
-            // Rows narrower than a vector (an image 1 to 15 floats wide on AVX-512): a guarded
-            // vector there predicates every load, one lane in use; probe 13 measured such a
-            // 2x2 downsample 1 pixel wide 6.7x slower than scalar code. Narrower vectors,
-            // shifted inwards, where the row holds one; scalar below the narrowest.
-            GroupPlan narrow = shifted;
-            NarrowRoot members_narrow{*row, g.vector_lanes, {}};
-            for (int lanes = g.vector_lanes / 2; lanes >= kNarrowestVector && lanes >= g.vector_lanes / 4; lanes /= 2) {
-                StageRef fits = w_.specialize(st, w_.at_least(*row, lanes));
-                narrow.vector_lanes = lanes;
-                tile_stage(narrow, n, root, fits, {}, false);
-                members_narrow.narrower.push_back(lanes);
-            }
-            narrow.vector_lanes = 1;
-            narrow_root_ = members_narrow;
-            tile_stage(narrow, n, root, st, {});
-            narrow_root_.reset();
-            notes_.push_back("Func " + n.name + ": rows narrower than a vector take vectors of " +
-                             std::to_string(std::max(g.vector_lanes / 4, kNarrowestVector)) + " to " +
-                             std::to_string(g.vector_lanes / 2) + " lanes, shifted inwards, or scalar code.");
-            return;
-        }
-        tile_stage(g, n, root, st, {});
-    }
-
-    // GroupPlan::short_dim0: vectors along dimension 1, dimension 0 a loop inside them (unrolled
-    // under a specialization on its extent where the family's is constant: Halide then stores the
-    // unrolled channels as one interleaved vector), the outer dimensions parallel.
-    void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st) {
+void GroupApplier::tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    StageRef st = w_.stage(root, 0, n.stages[0]);
+    // A transposing root whose dim 0 is shorter than a vector at some shapes (an output
+    // stored o(t, n) from a producer stored n innermost, T from 1): where it is, vectors
+    // along dim 1 instead, reading the producer densely and storing with a stride of dim 0's
+    // extent, rather than vector x vector blocks with every lane past dim 0 predicated off.
+    const std::optional<SizeExpr> row = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
+    if (g.transpose_blocks && g.members.empty() && g.tile_x == 0 && g.vector_lanes > 1 && n.dims() >= 2 && row) {
+        StageRef short_rows = w_.specialize(st, w_.at_most(*row, g.vector_lanes - 1));
         const std::vector<std::string> args = n.func.args();
-        const std::string c = args[0], x = args[1];
-        std::vector<std::string> order = {c};
-        const std::vector<std::string> v =
-            vectorize_dim(st, x, g.vector_lanes, g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
-        order.push_back(v.front());
-        std::vector<std::string> outer;
-        for (size_t d = 2; d < args.size(); d++) outer.push_back(args[d]);
-        if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
-        order.insert(order.end(), outer.begin(), outer.end());
-        w_.reorder(st, order);
-        fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
+        const std::string y = args[1];
+        w_.split(short_rows, y, y + "_vo", y + "_vi", g.vector_lanes,
+                 g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        w_.vectorize(short_rows, y + "_vi");
+        std::vector<std::string> order = {y + "_vi", args[0], y + "_vo"}, outer = {y + "_vo"};
+        for (size_t d = 2; d < args.size(); d++) order.push_back(args[d]), outer.push_back(args[d]);
+        w_.reorder(short_rows, order);
+        fused_parallel_unless_small(w_, short_rows, outer, n.name + "_cols_",
                                     stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
-        // Last: a specialization copies the schedule so far (the parallel loop), and the small
-        // shapes' serial specialization is tested first.
-        const std::optional<SizeExpr> channels = extent_of(n, 0);
-        if (g.short_dim0_extent > 0 && channels) {
-            StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
-            w_.unroll(constant, c);
-        }
-        notes_.push_back("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " +
-                         c + " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
+        notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
+                         y + " (strided stores).");
     }
-
-    // GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure
-    // loops, unvectorized; the outer pure loops (dim 0 in rows when it is the only one) parallel;
-    // the members computed at the innermost reduction loop, one point each, unvectorized.
-    void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s) {
-        const std::vector<std::string> rvars = s.rvars(), pure = s.pure_vars();
-        std::vector<std::string> order = rvars, outer;
-        for (size_t i = 0; i < pure.size(); i++) (i == 0 && pure.size() > 1 ? order : outer).push_back(pure[i]);
-        if (pure.size() == 1) {
-            w_.split(st, pure[0], pure[0] + "_rows", pure[0] + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
-            order.push_back(pure[0] + "_row");
-            outer = {pure[0] + "_rows"};
-        }
-        order.insert(order.end(), outer.begin(), outer.end());
-        w_.reorder(st, order);
-        fused_parallel_unless_small(w_, st, outer, n.name + "_points_",
-                                    stage_points(n, s.index, 1 + (int64_t)g.members.size()));
-        for (const std::string &m : g.members) member(g, m, root, rvars.front(), n.name, TailStrategy::GuardWithIf, true);
+    if (g.short_dim0 && g.members.empty() && !g.transpose_blocks && n.dims() >= 2) {
+        short_dim0_stage(g, n, st);
+        return;
     }
-
-    // The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
-    // members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
-    // take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
-    // as the update-loops rule does.
-    // with_members: schedule g's members too (once per root, on its last stage or specialization).
-    void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
-                    const std::vector<std::string> &rvars, bool with_members = true) {
-        const std::vector<std::string> args = n.func.args();
-        if (args.empty()) return;
-        const bool update = !rvars.empty();
-        const std::string x = args[0];
-        std::vector<std::string> order, outer;
-        std::string x_in = x;
-        if (g.tile_x > 0) {
-            // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile
-            // inwards stays inside the data.
-            w_.split(st, x, x + "_o", x + "_i", g.tile_x, update ? TailStrategy::GuardWithIf : TailStrategy::ShiftInwards);
-            x_in = x + "_i";
+    // Rows at least a vector wide at some shapes but not at the smallest: there, the last
+    // vector of each row is shifted inwards instead of guarded (a guarded vector predicates
+    // its loads, which Halide 14 scalarizes for 8-bit lanes: one such vector per row cost as
+    // much as the rest of a 509-pixel row of probe 10's interleaved-to-gray conversion). A
+    // Its members are scheduled once, after the last specialization (each specialization copies
+    // the root's directives so far, and names its loops alike: a member computed at a tile
+    // loop is computed there in every one).
+    if (g.tile_x == 0 && g.vector_lanes > 1 && !g.transpose_blocks && row &&
+        tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
+        StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
+        GroupPlan shifted = g;
+        shifted.shift_inwards.push_back(n.name);
+        tile_stage(shifted, n, root, wide, {}, false);
+        // Rows narrower than a vector (an image 1 to 15 floats wide on AVX-512): a guarded
+        // vector there predicates every load, one lane in use; probe 13 measured such a
+        // 2x2 downsample 1 pixel wide 6.7x slower than scalar code. Narrower vectors,
+        // shifted inwards, where the row holds one; scalar below the narrowest.
+        GroupPlan narrow = shifted;
+        NarrowRoot members_narrow{*row, g.vector_lanes, {}};
+        for (int lanes = g.vector_lanes / 2; lanes >= kNarrowestVector && lanes >= g.vector_lanes / 4; lanes /= 2) {
+            StageRef fits = w_.specialize(st, w_.at_least(*row, lanes));
+            narrow.vector_lanes = lanes;
+            tile_stage(narrow, n, root, fits, {}, false);
+            members_narrow.narrower.push_back(lanes);
         }
-        // Members per step of the reduction: the reduction loops run outside the tile's own
-        // loops, inside its tile loop (the member is computed at the innermost of them).
-        const bool per_step = update && g.members_per_step;
-        int lanes = g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1;
-        if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
-            lanes *= kVectorsPerReductionStep;
-        }
-        order = vectorize_dim(st, x_in, lanes, update ? TailStrategy::GuardWithIf : tail_of(g, n.name));
-        if (!per_step) order.insert(order.begin() + 1, rvars.begin(), rvars.end());
-        if (args.size() >= 2) {
-            const std::string y = args[1];
-            if (g.tile_y > 0) {
-                w_.split(st, y, y + "_o", y + "_i", g.tile_y,
-                         g.tile_y_shift && !update ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
-                order.push_back(y + "_i");
-                outer.push_back(y + "_o");
-            } else {
-                order.push_back(y);
-            }
-            if (g.transpose_blocks && g.vector_lanes > 1 && !update) {
-                // Vector x vector blocks inside the tile: the rows of a block unrolled.
-                const std::string yin = order.back();
-                if (g.tile_y == g.vector_lanes) {
-                    order.pop_back();
-                    order.insert(order.begin() + 1, yin);
-                    w_.unroll(st, yin);
-                } else {
-                    w_.split(st, yin, yin + "_b", yin + "_r", g.vector_lanes, TailStrategy::GuardWithIf);
-                    order.back() = yin + "_b";
-                    order.insert(order.begin() + 1, yin + "_r");
-                    w_.unroll(st, yin + "_r");
-                }
-            }
-        }
-        for (size_t d = 2; d < args.size(); d++) {
-            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
-            (inner ? order : outer).push_back(args[d]);
-        }
-        if (per_step) order.insert(order.end(), rvars.begin(), rvars.end());
-        if (g.tile_x > 0) order.push_back(x + "_o");
-        order.insert(order.end(), outer.begin(), outer.end());
-        if (order.size() > 1) w_.reorder(st, order);
-        // The tile rows and the large outer dims: one parallel loop.
-        std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
-        const std::string member_level = per_step ? rvars.front() : "";
-        // The group's points: the root's, times the reduction's steps for an update, times the
-        // group's Funcs (members cost about as much).
-        const std::optional<SizeExpr> points =
-            stage_points(n, update ? (int)n.stages.size() - 1 : 0,
-                         (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
-        if (!outer.empty()) {
-            // The parallel loop's iterations, where nothing is computed at it (a member computed
-            // at the fused loop needs it whole in every specialization) and it runs over whole
-            // rows (splitting a loop of row tiles again, guarded, made test_fuzz seed 78's
-            // transpose of unrolled blocks compile in 248 s instead of 155 s).
-            std::optional<SizeExpr> iterations;
-            if (g.members.empty() && g.tile_x == 0 && g.tile_y == 0 && !g.transpose_blocks && !update) {
-                iterations = size_constant(1);
-                for (size_t d = 2; d < args.size() && iterations; d++) {
-                    const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
-                    if (!inner) iterations = times(iterations, extent_of(n, (int)d));
-                }
-            }
-            const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points, iterations);
-            if (tile_var.empty()) tile_var = par;
-        } else if (g.tile_x > 0) {
-            fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
-        }
-        if (!member_level.empty()) tile_var = member_level;
-        if (with_members) {
-            for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
-        }
+        narrow.vector_lanes = 1;
+        narrow_root_ = members_narrow;
+        tile_stage(narrow, n, root, st, {});
+        narrow_root_.reset();
+        notes_.push_back("Func " + n.name + ": rows narrower than a vector take vectors of " +
+                         std::to_string(std::max(g.vector_lanes / 4, kNarrowestVector)) + " to " +
+                         std::to_string(g.vector_lanes / 2) + " lanes, shifted inwards, or scalar code.");
+        return;
     }
+    tile_stage(g, n, root, st, {});
+}
 
-    // The widest run of vectors a member's update step may take (update_loops' max_width): the
-    // tile's width, or with whole-row tiles the member's row at the family's smallest shape.
-    static int member_width_cap(const GroupPlan &g, const std::string &member) {
-        if (g.tile_x > 0) return g.tile_x;
-        auto it = g.member_narrowest_x.find(member);
-        return it == g.member_narrowest_x.end() ? 0 : (int)std::min<int64_t>(it->second, 1 << 20);
+// GroupPlan::short_dim0: vectors along dimension 1, dimension 0 a loop inside them (unrolled
+// under a specialization on its extent where the family's is constant: Halide then stores the
+// unrolled channels as one interleaved vector), the outer dimensions parallel.
+void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st) {
+    const std::vector<std::string> args = n.func.args();
+    const std::string c = args[0], x = args[1];
+    std::vector<std::string> order = {c};
+    const std::vector<std::string> v =
+        vectorize_dim(st, x, g.vector_lanes, g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+    order.push_back(v.front());
+    std::vector<std::string> outer;
+    for (size_t d = 2; d < args.size(); d++) outer.push_back(args[d]);
+    if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
+    order.insert(order.end(), outer.begin(), outer.end());
+    w_.reorder(st, order);
+    fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
+                                stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+    // Last: a specialization copies the schedule so far (the parallel loop), and the small
+    // shapes' serial specialization is tested first.
+    const std::optional<SizeExpr> channels = extent_of(n, 0);
+    if (g.short_dim0_extent > 0 && channels) {
+        StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
+        w_.unroll(constant, c);
     }
+    notes_.push_back("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " +
+                     c + " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
+}
 
-    static TailStrategy tail_of(const GroupPlan &g, const std::string &f) {
-        const bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
-        return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+// GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure
+// loops, unvectorized; the outer pure loops (dim 0 in rows when it is the only one) parallel;
+// the members computed at the innermost reduction loop, one point each, unvectorized.
+void GroupApplier::point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s) {
+    const std::vector<std::string> rvars = s.rvars(), pure = s.pure_vars();
+    std::vector<std::string> order = rvars, outer;
+    for (size_t i = 0; i < pure.size(); i++) (i == 0 && pure.size() > 1 ? order : outer).push_back(pure[i]);
+    if (pure.size() == 1) {
+        w_.split(st, pure[0], pure[0] + "_rows", pure[0] + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
+        order.push_back(pure[0] + "_row");
+        outer = {pure[0] + "_rows"};
     }
+    order.insert(order.end(), outer.begin(), outer.end());
+    w_.reorder(st, order);
+    fused_parallel_unless_small(w_, st, outer, n.name + "_points_",
+                                stage_points(n, s.index, 1 + (int64_t)g.members.size()));
+    for (const std::string &m : g.members) member(g, m, root, rvars.front(), n.name, TailStrategy::GuardWithIf, true);
+}
 
-    void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
-                const std::string &root_name, TailStrategy tail, bool per_point = false) {
-        const FuncNode &m = dag_.node(name);
-        FuncRef &mf = ref_(name);
-        // Per point, a member read on a diagonal by another member (sums nested three deep) is
-        // computed in that member's reduction loop.
-        const std::optional<DiagonalRead> diagonal = per_point ? diagonal_read(dag_, m) : std::nullopt;
-        if (tile_var.empty()) {
-            w_.compute_root(mf);
-        } else if (diagonal && diagonal->reader != root_name) {
-            w_.compute_at(mf, ref_(diagonal->reader), diagonal->rvar, false);
+// The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
+// members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
+// take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
+// as the update-loops rule does.
+// with_members: schedule g's members too (once per root, on its last stage or specialization).
+void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
+                              const std::vector<std::string> &rvars, bool with_members) {
+    const std::vector<std::string> args = n.func.args();
+    if (args.empty()) return;
+    const bool update = !rvars.empty();
+    const std::string x = args[0];
+    std::vector<std::string> order, outer;
+    std::string x_in = x;
+    if (g.tile_x > 0) {
+        // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile
+        // inwards stays inside the data.
+        w_.split(st, x, x + "_o", x + "_i", g.tile_x, update ? TailStrategy::GuardWithIf : TailStrategy::ShiftInwards);
+        x_in = x + "_i";
+    }
+    // Members per step of the reduction: the reduction loops run outside the tile's own
+    // loops, inside its tile loop (the member is computed at the innermost of them).
+    const bool per_step = update && g.members_per_step;
+    int lanes = g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1;
+    if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
+        lanes *= kVectorsPerReductionStep;
+    }
+    order = vectorize_dim(st, x_in, lanes, update ? TailStrategy::GuardWithIf : tail_of(g, n.name));
+    if (!per_step) order.insert(order.begin() + 1, rvars.begin(), rvars.end());
+    if (args.size() >= 2) {
+        const std::string y = args[1];
+        if (g.tile_y > 0) {
+            w_.split(st, y, y + "_o", y + "_i", g.tile_y,
+                     g.tile_y_shift && !update ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+            order.push_back(y + "_i");
+            outer.push_back(y + "_o");
         } else {
-            w_.compute_at(mf, root, tile_var, false);
+            order.push_back(y);
         }
-        const int lanes = per_point ? 1 : lanes_of(m);
-        auto lane_rvar = g.member_lane_rvars.find(name);
-        const bool row = lane_rvar != g.member_lane_rvars.end();
-        // A member that reads the inputs only through clamps computes its last vector past the
-        // tile rather than predicating it (analysis/ClampedReads.h).
-        const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
-        if (round_up) tail = TailStrategy::RoundUp;
-        for (const StageNode &s : m.stages) {
-            StageRef st = w_.stage(mf, s.index, s);
-            if (row && s.index == 1) {
-                row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-                continue;
-            }
-            const auto loops = [&](StageRef &at, int l) {
-                if (s.index == 0) pure_loops(at, m, l, false, tail);
-                else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
-            };
-            if (!narrow_root_ || lanes <= 1 || per_point) {
-                loops(st, lanes);
-                continue;
-            }
-            // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
-            // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
-            // than scalar code), under the same conditions on the root's row.
-            StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
-            loops(wide, lanes);
-            for (int l : narrow_root_->narrower) {
-                StageRef fits = w_.specialize(st, w_.at_least(narrow_root_->row, l));
-                loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
-            }
-            loops(st, 1);
-        }
-        if (per_point) {
-            notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
-            return;
-        }
-        notes_.push_back("Func " + name + ": computed per tile of " + root_name +
-                         (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
-                         (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
-                              : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
-    }
-
-    int lanes_of(const FuncNode &n) const {
-        // The plan's lanes are the root's; a member of another type gets its own.
-        int bits = 8;
-        for (const Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
-        return std::max(1, vector_bits_ / bits);
-    }
-
-    void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
-                    TailStrategy tail = TailStrategy::GuardWithIf) {
-        const std::vector<std::string> args = n.func.args();
-        if (args.empty()) return;
-        vectorize_dim(st, args[0], lanes, tail);
-        if (parallel && args.size() == 2) rows_in_tasks(st, n, 0, args[1], {});
-        if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1));
-    }
-
-    // A stage whose parallel loop is its row loop `y` alone: one row per task made 900 tasks of
-    // 100 points for a scan along each row (f(r, y) = f(r - 1, y) + in(r, y)), its init as many,
-    // 2x slower than serial unscheduled Halide (probe 13). Where there are rows enough (a
-    // specialization, scheduled here in full), kRowsPerTask rows per task; a constant factor (one
-    // computed at run time loosens Halide's bounds, see fused_parallel_unless_small). `order`:
-    // the stage's loops inside y, innermost first (empty: leave the order as it is).
-    void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order) {
-        const int d = dim_of(n, y);
-        const std::optional<SizeExpr> rows = d >= 0 ? extent_of(n, d) : std::nullopt;
-        if (!rows || constant_value(rows->expr)) return;
-        StageRef many = w_.specialize(st, w_.at_least(*rows, kRowsPerTask * kTasksPerCoreEnough));
-        const std::string task = y + "_task", in_task = y + "_in_task";
-        w_.split(many, y, task, in_task, kRowsPerTask, TailStrategy::GuardWithIf);
-        if (!order.empty()) {
-            std::vector<std::string> many_order = order;
-            many_order.push_back(in_task);
-            many_order.push_back(task);
-            w_.reorder(many, many_order);
-        }
-        parallel_fused(many, {task}, n.name + "_s" + std::to_string(stage), stage_points(n, stage, 1));
-    }
-
-    // The loops `outer` fused into one parallel loop (fused_parallel_unless_small): a small outer
-    // dimension alone (3 colour channels) cannot feed the cores.
-    void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
-                        const std::optional<SizeExpr> &points = std::nullopt) {
-        if (!outer.empty()) fused_parallel_unless_small(w_, st, outer, base + "_par", points);
-    }
-
-    // The points a stage of `n` computes (its run-time extents, times the reduction's steps for an
-    // update), times `weight`, when known before the run.
-    std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight) {
-        std::optional<SizeExpr> points = size_constant(weight);
-        if (stage > 0) points = times(points, reduction_steps(n, stage));
-        for (int d = 0; d < n.dims(); d++) points = times(points, extent_of(n, d));
-        return points;
-    }
-
-    // The run-time extent of the Func's dimension `d` (its computed region), if known before the run.
-    std::optional<SizeExpr> extent_of(const FuncNode &n, int d) {
-        auto it = extents_.find(n.name);
-        if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
-        if (d >= (int)it->second.size()) return std::nullopt;
-        return run_time(it->second[d]);
-    }
-
-    // A run-time size (analysis/SymbolicRegion.h) as the schedule computes and spells it.
-    SizeExpr run_time(const Expr &e) {
-        return w_.run_time_size(e, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
-    }
-
-    // The steps of an update's reduction, if known before the run.
-    std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage) {
-        SizeExpr steps = size_constant(1);
-        for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
-            if (!is_run_time_size(rv.extent)) return std::nullopt;
-            steps = steps * run_time(rv.extent);
-        }
-        return steps;
-    }
-
-    // The index of the pure variable `v` among n's arguments (-1: none).
-    static int dim_of(const FuncNode &n, const std::string &v) {
-        const std::vector<std::string> args = n.func.args();
-        const auto it = std::find(args.begin(), args.end(), v);
-        return it == args.end() ? -1 : (int)(it - args.begin());
-    }
-
-    static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b) {
-        if (!a || !b) return std::nullopt;
-        return *a * *b;
-    }
-
-    // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
-    // `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
-    // reduction step only within it (wider, the vectors past the tile run predicated: a 2x2 max
-    // pool's 16-wide tiles at 32 lanes loaded every input element through a predicated gather).
-    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
-                      TailStrategy tail = TailStrategy::GuardWithIf) {
-        const std::vector<std::string> pure = s.pure_vars();
-        const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
-        const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-        int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
-        if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
-        const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
-        if (!row || constant_value(row->expr)) {
-            update_loops_at(st, s, n, lanes, width, parallel, tail);
-            return;
-        }
-        // A root's dim 0 shorter than its vectors at run time: an argmax over each row, vectorized
-        // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
-        // scalar code (probe 13). Where dim 0 holds fewer, one vector or a quarter of one (guarded:
-        // an update takes no ShiftInwards), and scalar code below.
-        StageRef wide = w_.specialize(st, w_.at_least(*row, width));
-        update_loops_at(wide, s, n, lanes, width, parallel, tail);
-        for (int l : {lanes, lanes / 4}) {
-            if (l >= width || l < kNarrowestVector) continue;
-            StageRef fits = w_.specialize(st, w_.at_least(*row, l));
-            update_loops_at(fits, s, n, l, l, parallel, tail);
-        }
-        update_loops_at(st, s, n, 1, 1, parallel, tail);
-        const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
-                                 std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
-        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
-    }
-
-    // update_loops' directives, dim 0 in vectors of `lanes` lanes, `width` points per step.
-    void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
-                         TailStrategy tail) {
-        std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
-        if (pure.empty()) {
-            w_.unscheduled(st);
-            return;
-        }
-        const std::string x = n.func.args()[0];
-        std::vector<std::string> order;
-        const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-        // Each step of the reduction loops works on several vectors of a row (`width` points): a
-        // scan down the columns of a row-major buffer walks one page per row, so a step should use
-        // more than one cache line of it (and the vectors are independent accumulators).
-        std::vector<std::string> outer;
-        for (const std::string &p : pure) {
-            if (p == x && x_pure && lanes > 1) {
-                std::vector<std::string> v = vectorize_dim(st, x, width, tail);
-                order.push_back(v[0]);
-                outer.push_back(v[1]);
+        if (g.transpose_blocks && g.vector_lanes > 1 && !update) {
+            // Vector x vector blocks inside the tile: the rows of a block unrolled.
+            const std::string yin = order.back();
+            if (g.tile_y == g.vector_lanes) {
+                order.pop_back();
+                order.insert(order.begin() + 1, yin);
+                w_.unroll(st, yin);
             } else {
-                outer.push_back(p);
+                w_.split(st, yin, yin + "_b", yin + "_r", g.vector_lanes, TailStrategy::GuardWithIf);
+                order.back() = yin + "_b";
+                order.insert(order.begin() + 1, yin + "_r");
+                w_.unroll(st, yin + "_r");
             }
         }
-        order.insert(order.end(), rvars.begin(), rvars.end());
-        if (parallel && outer.size() == 1 && x_pure && lanes > 1 && outer[0] == x + "_vo") {
-            // A one-dimensional Func: its vectors alone would be the tasks (a 1-D filter over
-            // 100000 points made 3125 tasks of 32 points, 5x slower than serial unscheduled
-            // Halide); kVectorPointsPerTask points per task instead.
-            const std::string task = x + "_task", in_task = x + "_in_task";
-            w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
-            order.push_back(in_task);
-            outer = {task};
-        } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo" && outer[0] != x) {
-            // (Not dim 0 itself, scalar: update_loops specializes on its extent already, and a
-            // second specialization on an equal condition is the first one again in Halide.)
-            rows_in_tasks(st, n, s.index, outer[0], order);
-        }
-        order.insert(order.end(), outer.begin(), outer.end());
-        w_.reorder(st, order);
-        if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1));
     }
-
-    void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-        for (const StageNode &s : n.stages) {
-            StageRef st = w_.stage(root, s.index, s);
-            if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
-            else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
-            else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
-            else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
-            else update_loops(st, s, n, g.vector_lanes, true);
-        }
+    for (size_t d = 2; d < args.size(); d++) {
+        const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+        (inner ? order : outer).push_back(args[d]);
     }
-
-    // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable
-    // split into vectors (the last one guarded: Halide predicates its loads) and rfactored into
-    // `lanes` partial results per row, computed per row of `n` (one vector register), whose
-    // update then reduces the lanes. With `parallel` (a root), the rows' outer pure loops are the
-    // parallel loop (dim 0 in chunks of rows when it is the only one).
-    void row_lanes(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
-                   bool parallel) {
-        // Rows much shorter than a vector at run time (a matrix-vector product over K = 3: 1000
-        // rows of one guarded vector each ran 7x slower than unscheduled) keep dim 0 in the lanes,
-        // as update_loops does: the per-lane partial results run under specialize(row >= lanes /
-        // 2), the threshold row_reduction_rvar applies to the family's longest row (a heuristic).
-        const std::optional<SizeExpr> row_length = rvar_extent(n, s.index, r);
-        if (row_length && !constant_value(row_length->expr) && lanes >= 4) {
-            StageRef longer = w_.specialize(st, w_.at_least(*row_length, lanes / 2));
-            row_lanes_on(r, n, root, longer, s, lanes, parallel);
-            update_loops(st, s, n, lanes, parallel);
-            return;
+    if (per_step) order.insert(order.end(), rvars.begin(), rvars.end());
+    if (g.tile_x > 0) order.push_back(x + "_o");
+    order.insert(order.end(), outer.begin(), outer.end());
+    if (order.size() > 1) w_.reorder(st, order);
+    // The tile rows and the large outer dims: one parallel loop.
+    std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
+    const std::string member_level = per_step ? rvars.front() : "";
+    // The group's points: the root's, times the reduction's steps for an update, times the
+    // group's Funcs (members cost about as much).
+    const std::optional<SizeExpr> points =
+        stage_points(n, update ? (int)n.stages.size() - 1 : 0,
+                     (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+    if (!outer.empty()) {
+        // The parallel loop's iterations, where nothing is computed at it (a member computed
+        // at the fused loop needs it whole in every specialization) and it runs over whole
+        // rows (splitting a loop of row tiles again, guarded, made test_fuzz seed 78's
+        // transpose of unrolled blocks compile in 248 s instead of 155 s).
+        std::optional<SizeExpr> iterations;
+        if (g.members.empty() && g.tile_x == 0 && g.tile_y == 0 && !g.transpose_blocks && !update) {
+            iterations = size_constant(1);
+            for (size_t d = 2; d < args.size() && iterations; d++) {
+                const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+                if (!inner) iterations = times(iterations, extent_of(n, (int)d));
+            }
         }
-        row_lanes_on(r, n, root, st, s, lanes, parallel);
+        const std::string par = fused_parallel_unless_small(w_, st, outer, n.name + "_rows_", points, iterations);
+        if (tile_var.empty()) tile_var = par;
+    } else if (g.tile_x > 0) {
+        fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
     }
-
-    // The run-time extent of the update's reduction variable `r`, if known before the run.
-    std::optional<SizeExpr> rvar_extent(const FuncNode &n, int stage, const std::string &r) {
-        for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
-            if (rv.var == r && is_run_time_size(rv.extent)) return run_time(rv.extent);
-        }
-        return std::nullopt;
+    if (!member_level.empty()) tile_var = member_level;
+    if (with_members) {
+        for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
     }
+}
 
-    void row_lanes_on(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
-                      bool parallel) {
-        // The serial threshold counts the vectors the rows' loop executes (one per `lanes` steps
-        // of a row), taken before the rfactor leaves the update only the lanes to reduce: a
-        // matrix-vector product over 1024 rows of 256 ran 2x slower on the thread pool than
-        // serially (apps/results/cpu/short_rows/).
-        std::optional<SizeExpr> work = stage_points(n, 1, 1);
-        if (work) work = ceil_div(*work, size_constant(lanes));
-        const std::string x = n.func.args()[0];
-        const std::string lane_r = r + "_lane", lane_v = n.name + "_lane";
-        w_.split(st, r, r + "_vec", lane_r, lanes, TailStrategy::GuardWithIf);
-        FuncRef part = w_.rfactor(st, lane_r, lane_v, n.name + "_lanes");
-        std::vector<std::string> outer;
-        for (const std::string &p : s.pure_vars()) {
-            if (p != x) outer.push_back(p);
-        }
-        std::string row = x;
-        if (!parallel) {
-            outer.clear();
-        } else if (outer.empty()) {
-            w_.split(st, x, x + "_rows", x + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
-            row = x + "_row";
-            outer.push_back(x + "_rows");
-        }
-        parallel_fused(st, outer, n.name + "_u1", work);
-        w_.compute_at(part, root, row, false);
-        const std::vector<StageNode> ps = stages_of(part.func.function());
-        StageRef pinit = w_.stage(part, 0, ps[0]);
-        w_.vectorize(pinit, lane_v);
-        StageRef pupd = w_.stage(part, 1, ps[1]);
-        std::vector<std::string> order = {lane_v};
-        for (const LoopVar &l : ps[1].loops) {
-            const std::string name = l.name.substr(l.name.rfind('.') + 1);
-            if (name != lane_v) order.push_back(name);
-        }
-        w_.reorder(pupd, order);
-        w_.vectorize(pupd, lane_v);
+// The widest run of vectors a member's update step may take (update_loops' max_width): the
+// tile's width, or with whole-row tiles the member's row at the family's smallest shape.
+int GroupApplier::member_width_cap(const GroupPlan &g, const std::string &member) {
+    if (g.tile_x > 0) return g.tile_x;
+    auto it = g.member_narrowest_x.find(member);
+    return it == g.member_narrowest_x.end() ? 0 : (int)std::min<int64_t>(it->second, 1 << 20);
+}
+
+TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
+    const bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
+    return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+}
+
+void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                          const std::string &root_name, TailStrategy tail, bool per_point) {
+    const FuncNode &m = dag_.node(name);
+    FuncRef &mf = ref_(name);
+    // Per point, a member read on a diagonal by another member (sums nested three deep) is
+    // computed in that member's reduction loop.
+    const std::optional<DiagonalRead> diagonal = per_point ? diagonal_read(dag_, m) : std::nullopt;
+    if (tile_var.empty()) {
+        w_.compute_root(mf);
+    } else if (diagonal && diagonal->reader != root_name) {
+        w_.compute_at(mf, ref_(diagonal->reader), diagonal->rvar, false);
+    } else {
+        w_.compute_at(mf, root, tile_var, false);
     }
-
-    void rfactor_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-        StageRef init = w_.stage(root, 0, n.stages[0]);
-        pure_loops(init, n, g.vector_lanes, false);
-        StageRef upd = w_.stage(root, 1, n.stages[1]);
-        const std::string r = g.rfactor_rvar;
-        w_.split(upd, r, r + "_chunk", r + "_in", g.rfactor_chunk, TailStrategy::GuardWithIf);
-        const std::string u = n.name + "_chunk";
-        FuncRef part = w_.rfactor(upd, r + "_chunk", u, n.name + "_partial");
-        w_.compute_root(part);
-        const std::vector<StageNode> ps = stages_of(part.func.function());
-        StageRef pinit = w_.stage(part, 0, ps[0]);
-        std::vector<std::string> pargs;
-        for (const Var &v : part.func.args()) pargs.push_back(v.name());
-        if (!pargs.empty() && pargs[0] != u) vectorize_dim(pinit, pargs[0], g.vector_lanes);
-        StageRef pupd = w_.stage(part, 1, ps[1]);
-        std::vector<std::string> order;
-        for (const LoopVar &l : ps[1].loops) {
-            // The split's loops carry their parent's name as a prefix ("r$y.r$y_in").
-            const std::string name = l.name.substr(l.name.rfind('.') + 1);
-            if (name != u) order.push_back(name);
+    const int lanes = per_point ? 1 : lanes_of(m);
+    auto lane_rvar = g.member_lane_rvars.find(name);
+    const bool row = lane_rvar != g.member_lane_rvars.end();
+    // A member that reads the inputs only through clamps computes its last vector past the
+    // tile rather than predicating it (analysis/ClampedReads.h).
+    const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
+    if (round_up) tail = TailStrategy::RoundUp;
+    for (const StageNode &s : m.stages) {
+        StageRef st = w_.stage(mf, s.index, s);
+        if (row && s.index == 1) {
+            row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
+            continue;
         }
-        order.push_back(u);
-        w_.reorder(pupd, order);
-        w_.parallel(pupd, u);
+        const auto loops = [&](StageRef &at, int l) {
+            if (s.index == 0) pure_loops(at, m, l, false, tail);
+            else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+        };
+        if (!narrow_root_ || lanes <= 1 || per_point) {
+            loops(st, lanes);
+            continue;
+        }
+        // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
+        // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
+        // than scalar code), under the same conditions on the root's row.
+        StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
+        loops(wide, lanes);
+        for (int l : narrow_root_->narrower) {
+            StageRef fits = w_.specialize(st, w_.at_least(narrow_root_->row, l));
+            loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
+        }
+        loops(st, 1);
     }
-
-public:
-    int vector_bits_ = 128;
-};
-
-}  // namespace
+    if (per_point) {
+        notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
+        return;
+    }
+    notes_.push_back("Func " + name + ": computed per tile of " + root_name +
+                     (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
+                     (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
+                          : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
+}
 
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
                                         const std::string &fused_prefix, const std::optional<SizeExpr> &points,

@@ -1,0 +1,284 @@
+// A stage group's loop nests: update loops, row reductions in vector lanes, rfactor, parallel
+// loops and the run-time sizes that decide them (schedule/GroupApplier.h).
+#include "schedule/GroupApplier.h"
+#include "analysis/SymbolicRegion.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = GroupApplier::FuncRef;
+using StageRef = GroupApplier::StageRef;
+
+int GroupApplier::lanes_of(const FuncNode &n) const {
+    // The plan's lanes are the root's; a member of another type gets its own.
+    int bits = 8;
+    for (const Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
+    return std::max(1, vector_bits_ / bits);
+}
+
+void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
+                              TailStrategy tail) {
+    const std::vector<std::string> args = n.func.args();
+    if (args.empty()) return;
+    vectorize_dim(st, args[0], lanes, tail);
+    if (parallel && args.size() == 2) rows_in_tasks(st, n, 0, args[1], {});
+    if (parallel && args.size() >= 2) parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1));
+}
+
+// A stage whose parallel loop is its row loop `y` alone: one row per task made 900 tasks of
+// 100 points for a scan along each row (f(r, y) = f(r - 1, y) + in(r, y)), its init as many,
+// 2x slower than serial unscheduled Halide (probe 13). Where there are rows enough (a
+// specialization, scheduled here in full), kRowsPerTask rows per task; a constant factor (one
+// computed at run time loosens Halide's bounds, see fused_parallel_unless_small). `order`:
+// the stage's loops inside y, innermost first (empty: leave the order as it is).
+void GroupApplier::rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order) {
+    const int d = dim_of(n, y);
+    const std::optional<SizeExpr> rows = d >= 0 ? extent_of(n, d) : std::nullopt;
+    if (!rows || constant_value(rows->expr)) return;
+    StageRef many = w_.specialize(st, w_.at_least(*rows, kRowsPerTask * kTasksPerCoreEnough));
+    const std::string task = y + "_task", in_task = y + "_in_task";
+    w_.split(many, y, task, in_task, kRowsPerTask, TailStrategy::GuardWithIf);
+    if (!order.empty()) {
+        std::vector<std::string> many_order = order;
+        many_order.push_back(in_task);
+        many_order.push_back(task);
+        w_.reorder(many, many_order);
+    }
+    parallel_fused(many, {task}, n.name + "_s" + std::to_string(stage), stage_points(n, stage, 1));
+}
+
+// The loops `outer` fused into one parallel loop (fused_parallel_unless_small): a small outer
+// dimension alone (3 colour channels) cannot feed the cores.
+void GroupApplier::parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
+                                  const std::optional<SizeExpr> &points) {
+    if (!outer.empty()) fused_parallel_unless_small(w_, st, outer, base + "_par", points);
+}
+
+// The points a stage of `n` computes (its run-time extents, times the reduction's steps for an
+// update), times `weight`, when known before the run.
+std::optional<SizeExpr> GroupApplier::stage_points(const FuncNode &n, int stage, int64_t weight) {
+    std::optional<SizeExpr> points = size_constant(weight);
+    if (stage > 0) points = times(points, reduction_steps(n, stage));
+    for (int d = 0; d < n.dims(); d++) points = times(points, extent_of(n, d));
+    return points;
+}
+
+// The run-time extent of the Func's dimension `d` (its computed region), if known before the run.
+std::optional<SizeExpr> GroupApplier::extent_of(const FuncNode &n, int d) {
+    auto it = extents_.find(n.name);
+    if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
+    if (d >= (int)it->second.size()) return std::nullopt;
+    return run_time(it->second[d]);
+}
+
+// A run-time size (analysis/SymbolicRegion.h) as the schedule computes and spells it.
+SizeExpr GroupApplier::run_time(const Expr &e) {
+    return w_.run_time_size(e, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
+}
+
+// The steps of an update's reduction, if known before the run.
+std::optional<SizeExpr> GroupApplier::reduction_steps(const FuncNode &n, int stage) {
+    SizeExpr steps = size_constant(1);
+    for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
+        if (!is_run_time_size(rv.extent)) return std::nullopt;
+        steps = steps * run_time(rv.extent);
+    }
+    return steps;
+}
+
+// The index of the pure variable `v` among n's arguments (-1: none).
+int GroupApplier::dim_of(const FuncNode &n, const std::string &v) {
+    const std::vector<std::string> args = n.func.args();
+    const auto it = std::find(args.begin(), args.end(), v);
+    return it == args.end() ? -1 : (int)(it - args.begin());
+}
+
+std::optional<SizeExpr> GroupApplier::times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b) {
+    if (!a || !b) return std::nullopt;
+    return *a * *b;
+}
+
+// Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
+// `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
+// reduction step only within it (wider, the vectors past the tile run predicated: a 2x2 max
+// pool's 16-wide tiles at 32 lanes loaded every input element through a predicated gather).
+void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width,
+                                TailStrategy tail) {
+    const std::vector<std::string> pure = s.pure_vars();
+    const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
+    const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+    int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
+    if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
+    const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
+    if (!row || constant_value(row->expr)) {
+        update_loops_at(st, s, n, lanes, width, parallel, tail);
+        return;
+    }
+    // A root's dim 0 shorter than its vectors at run time: an argmax over each row, vectorized
+    // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
+    // scalar code (probe 13). Where dim 0 holds fewer, one vector or a quarter of one (guarded:
+    // an update takes no ShiftInwards), and scalar code below.
+    StageRef wide = w_.specialize(st, w_.at_least(*row, width));
+    update_loops_at(wide, s, n, lanes, width, parallel, tail);
+    for (int l : {lanes, lanes / 4}) {
+        if (l >= width || l < kNarrowestVector) continue;
+        StageRef fits = w_.specialize(st, w_.at_least(*row, l));
+        update_loops_at(fits, s, n, l, l, parallel, tail);
+    }
+    update_loops_at(st, s, n, 1, 1, parallel, tail);
+    const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
+                             std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
+    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+}
+
+// update_loops' directives, dim 0 in vectors of `lanes` lanes, `width` points per step.
+void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
+                                   TailStrategy tail) {
+    std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
+    if (pure.empty()) {
+        w_.unscheduled(st);
+        return;
+    }
+    const std::string x = n.func.args()[0];
+    std::vector<std::string> order;
+    const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+    // Each step of the reduction loops works on several vectors of a row (`width` points): a
+    // scan down the columns of a row-major buffer walks one page per row, so a step should use
+    // more than one cache line of it (and the vectors are independent accumulators).
+    std::vector<std::string> outer;
+    for (const std::string &p : pure) {
+        if (p == x && x_pure && lanes > 1) {
+            std::vector<std::string> v = vectorize_dim(st, x, width, tail);
+            order.push_back(v[0]);
+            outer.push_back(v[1]);
+        } else {
+            outer.push_back(p);
+        }
+    }
+    order.insert(order.end(), rvars.begin(), rvars.end());
+    if (parallel && outer.size() == 1 && x_pure && lanes > 1 && outer[0] == x + "_vo") {
+        // A one-dimensional Func: its vectors alone would be the tasks (a 1-D filter over
+        // 100000 points made 3125 tasks of 32 points, 5x slower than serial unscheduled
+        // Halide); kVectorPointsPerTask points per task instead.
+        const std::string task = x + "_task", in_task = x + "_in_task";
+        w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
+        order.push_back(in_task);
+        outer = {task};
+    } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo" && outer[0] != x) {
+        // (Not dim 0 itself, scalar: update_loops specializes on its extent already, and a
+        // second specialization on an equal condition is the first one again in Halide.)
+        rows_in_tasks(st, n, s.index, outer[0], order);
+    }
+    order.insert(order.end(), outer.begin(), outer.end());
+    w_.reorder(st, order);
+    if (parallel) parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1));
+}
+
+void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    for (const StageNode &s : n.stages) {
+        StageRef st = w_.stage(root, s.index, s);
+        if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
+        else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
+        else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
+        else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
+        else update_loops(st, s, n, g.vector_lanes, true);
+    }
+}
+
+// A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable
+// split into vectors (the last one guarded: Halide predicates its loads) and rfactored into
+// `lanes` partial results per row, computed per row of `n` (one vector register), whose
+// update then reduces the lanes. With `parallel` (a root), the rows' outer pure loops are the
+// parallel loop (dim 0 in chunks of rows when it is the only one).
+void GroupApplier::row_lanes(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
+                             bool parallel) {
+    // Rows much shorter than a vector at run time (a matrix-vector product over K = 3: 1000
+    // rows of one guarded vector each ran 7x slower than unscheduled) keep dim 0 in the lanes,
+    // as update_loops does: the per-lane partial results run under specialize(row >= lanes /
+    // 2), the threshold row_reduction_rvar applies to the family's longest row (a heuristic).
+    const std::optional<SizeExpr> row_length = rvar_extent(n, s.index, r);
+    if (row_length && !constant_value(row_length->expr) && lanes >= 4) {
+        StageRef longer = w_.specialize(st, w_.at_least(*row_length, lanes / 2));
+        row_lanes_on(r, n, root, longer, s, lanes, parallel);
+        update_loops(st, s, n, lanes, parallel);
+        return;
+    }
+    row_lanes_on(r, n, root, st, s, lanes, parallel);
+}
+
+// The run-time extent of the update's reduction variable `r`, if known before the run.
+std::optional<SizeExpr> GroupApplier::rvar_extent(const FuncNode &n, int stage, const std::string &r) {
+    for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
+        if (rv.var == r && is_run_time_size(rv.extent)) return run_time(rv.extent);
+    }
+    return std::nullopt;
+}
+
+void GroupApplier::row_lanes_on(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
+                                bool parallel) {
+    // The serial threshold counts the vectors the rows' loop executes (one per `lanes` steps
+    // of a row), taken before the rfactor leaves the update only the lanes to reduce: a
+    // matrix-vector product over 1024 rows of 256 ran 2x slower on the thread pool than
+    // serially (apps/results/cpu/short_rows/).
+    std::optional<SizeExpr> work = stage_points(n, 1, 1);
+    if (work) work = ceil_div(*work, size_constant(lanes));
+    const std::string x = n.func.args()[0];
+    const std::string lane_r = r + "_lane", lane_v = n.name + "_lane";
+    w_.split(st, r, r + "_vec", lane_r, lanes, TailStrategy::GuardWithIf);
+    FuncRef part = w_.rfactor(st, lane_r, lane_v, n.name + "_lanes");
+    std::vector<std::string> outer;
+    for (const std::string &p : s.pure_vars()) {
+        if (p != x) outer.push_back(p);
+    }
+    std::string row = x;
+    if (!parallel) {
+        outer.clear();
+    } else if (outer.empty()) {
+        w_.split(st, x, x + "_rows", x + "_row", kRowsPerTask, TailStrategy::GuardWithIf);
+        row = x + "_row";
+        outer.push_back(x + "_rows");
+    }
+    parallel_fused(st, outer, n.name + "_u1", work);
+    w_.compute_at(part, root, row, false);
+    const std::vector<StageNode> ps = stages_of(part.func.function());
+    StageRef pinit = w_.stage(part, 0, ps[0]);
+    w_.vectorize(pinit, lane_v);
+    StageRef pupd = w_.stage(part, 1, ps[1]);
+    std::vector<std::string> order = {lane_v};
+    for (const LoopVar &l : ps[1].loops) {
+        const std::string name = l.name.substr(l.name.rfind('.') + 1);
+        if (name != lane_v) order.push_back(name);
+    }
+    w_.reorder(pupd, order);
+    w_.vectorize(pupd, lane_v);
+}
+
+void GroupApplier::rfactor_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    StageRef init = w_.stage(root, 0, n.stages[0]);
+    pure_loops(init, n, g.vector_lanes, false);
+    StageRef upd = w_.stage(root, 1, n.stages[1]);
+    const std::string r = g.rfactor_rvar;
+    w_.split(upd, r, r + "_chunk", r + "_in", g.rfactor_chunk, TailStrategy::GuardWithIf);
+    const std::string u = n.name + "_chunk";
+    FuncRef part = w_.rfactor(upd, r + "_chunk", u, n.name + "_partial");
+    w_.compute_root(part);
+    const std::vector<StageNode> ps = stages_of(part.func.function());
+    StageRef pinit = w_.stage(part, 0, ps[0]);
+    std::vector<std::string> pargs;
+    for (const Var &v : part.func.args()) pargs.push_back(v.name());
+    if (!pargs.empty() && pargs[0] != u) vectorize_dim(pinit, pargs[0], g.vector_lanes);
+    StageRef pupd = w_.stage(part, 1, ps[1]);
+    std::vector<std::string> order;
+    for (const LoopVar &l : ps[1].loops) {
+        // The split's loops carry their parent's name as a prefix ("r$y.r$y_in").
+        const std::string name = l.name.substr(l.name.rfind('.') + 1);
+        if (name != u) order.push_back(name);
+    }
+    order.push_back(u);
+    w_.reorder(pupd, order);
+    w_.parallel(pupd, u);
+}
+
+}  // namespace diet

@@ -1,0 +1,91 @@
+// The stage-group applier's state and steps, shared by its two parts: ApplyGroups.cpp (a group's
+// root and members: tiles, points, vectors) and ApplyGroupLoops.cpp (loop nests of updates, row
+// reductions in lanes, rfactor, parallel loops and their run-time sizes). Private to src/schedule:
+// the entry point is apply_group (ApplyGroups.h).
+#pragma once
+
+#include "schedule/ApplyGroups.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diet {
+
+constexpr int kVectorsPerReductionStep = 4;
+constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
+constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
+constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
+constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
+constexpr int kIterationsPerTask = 16;          // parallel iterations per task where each is small (heuristic)
+constexpr int64_t kSmallIterationPoints = 512;  // at most this many points per iteration: small
+
+class GroupApplier {
+public:
+    using FuncRef = ScheduleWriter::FuncRef;
+    using StageRef = ScheduleWriter::StageRef;
+    using Expr = Halide::Expr;
+    using TailStrategy = Halide::TailStrategy;
+
+    GroupApplier(const FunctionDAG &dag, ScheduleWriter &w, const FuncRefLookup &ref) : dag_(dag), w_(w), ref_(ref) {}
+
+    std::vector<std::string> apply(const GroupPlan &g);
+
+    int vector_bits_ = 128;
+
+private:
+    const FunctionDAG &dag_;
+    ScheduleWriter &w_;
+    const FuncRefLookup &ref_;
+    std::vector<std::string> notes_;
+    std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
+    // Set while tiled_root schedules the members of a root whose rows may be narrower than its
+    // vectors: the root's row extent, its lanes, and the narrower lanes it specializes on.
+    struct NarrowRoot {
+        SizeExpr row;
+        int lanes = 1;
+        std::vector<int> narrower;
+    };
+    std::optional<NarrowRoot> narrow_root_;
+
+    // ---- a group's root and members (ApplyGroups.cpp) ----
+    std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
+                                           TailStrategy tail = TailStrategy::GuardWithIf);
+    void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
+    void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s);
+    void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
+                    const std::vector<std::string> &rvars, bool with_members = true);
+    static int member_width_cap(const GroupPlan &g, const std::string &member);
+    static TailStrategy tail_of(const GroupPlan &g, const std::string &f);
+    void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                const std::string &root_name, TailStrategy tail, bool per_point = false);
+
+    // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
+    int lanes_of(const FuncNode &n) const;
+    void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
+                    TailStrategy tail = TailStrategy::GuardWithIf);
+    void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order);
+    void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
+                        const std::optional<SizeExpr> &points = std::nullopt);
+    std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight);
+    std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
+    SizeExpr run_time(const Expr &e);
+    std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
+    static int dim_of(const FuncNode &n, const std::string &v);
+    static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b);
+    void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
+                      TailStrategy tail = TailStrategy::GuardWithIf);
+    void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
+                         TailStrategy tail);
+    void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    void row_lanes(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
+                   bool parallel);
+    std::optional<SizeExpr> rvar_extent(const FuncNode &n, int stage, const std::string &r);
+    void row_lanes_on(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
+                      bool parallel);
+    void rfactor_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+};
+
+}  // namespace diet
