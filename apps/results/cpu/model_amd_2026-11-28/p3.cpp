@@ -1,4 +1,7 @@
-// Probe: one form scheduled two ways (shipped model vs heuristic only), timed interleaved per T.
+// Probe: one form scheduled two ways, timed interleaved per T. A: base_model=$A_MODEL (unset: the
+// shipped model), B: base_model=$B_MODEL (unset: none, the heuristic).
+// Build: g++ -O2 -std=c++17 -isystem /usr/include/halide14 -Isrc -Igenerators p3.cpp -o p3 build/libdiet_core.a
+//        build/libdiet_host_cpu.a -lHalide14 -lxgboost -lpthread -ldl; run: TGT=$(build/diet_target) ./p3 <form> <T,T,...>
 #include "Halide.h"
 #include "contraction_forms.h"
 #include "plugin/Diet.h"
@@ -6,6 +9,12 @@
 #include <cstdio>
 #include <sstream>
 using namespace Halide;
+static std::map<std::string, std::string> model_option(const char *env, const char *fallback) {
+    const char *v = getenv(env);
+    const std::string m = v ? v : fallback;
+    if (m.empty()) return {};
+    return {{"base_model", m}};
+}
 int main(int argc, char **argv) {
     std::string name = argv[1], family = name.substr(0, name.find('/'));
     if (family == "layout") family = "dense";
@@ -14,11 +23,11 @@ int main(int argc, char **argv) {
     std::vector<int> ts;
     { std::stringstream ss(argv[2]); std::string x; while (std::getline(ss, x, ',')) ts.push_back(std::stoi(x)); }
     auto a = contraction_forms::make_form(name, s, true), b = contraction_forms::make_form(name, s, true);
-    diet::autoschedule(Pipeline(a.out), tgt, 2, 0, diet::Options::from_map({}));
-    diet::autoschedule(Pipeline(b.out), tgt, 2, 0, diet::Options::from_map({{"base_model", "none"}}));
+    diet::autoschedule(Pipeline(a.out), tgt, 2, 0, diet::Options::from_map(model_option("A_MODEL", "")));
+    diet::autoschedule(Pipeline(b.out), tgt, 2, 0, diet::Options::from_map(model_option("B_MODEL", "none")));
     a.out.compile_jit(tgt);
     b.out.compile_jit(tgt);
-    printf("%s: T, model us, heuristic us, heuristic speedup\n", name.c_str());
+    printf("%s: T, A us, B us, B speedup\n", name.c_str());
     for (int T : ts) {
         for (auto *f : {&a, &b}) {
             for (size_t i = 0; i < f->inputs.size(); i++) {
