@@ -45,7 +45,7 @@ const std::vector<SizeConfig> kConfigs = {
     {256, 1000, 8, 64, 128, 8},  {96, 200, 16, 128, 16, 64}, {1024, 64, 16, 64, 64, 4},
 };
 
-contraction_forms::Sizes sizes_for(const std::string &form, size_t c) {
+contraction_forms::Sizes sizes_for(const std::string &form, size_t c, int t_max) {
     const SizeConfig &k = kConfigs.at(c);
     contraction_forms::Sizes s;
     s.t_min = 1;
@@ -59,6 +59,7 @@ contraction_forms::Sizes sizes_for(const std::string &form, size_t c) {
         s.rows_per_t = k.rows_per_t;
         s.t_max = k.t_max;
     }
+    if (t_max > 0) s.t_max = t_max;
     return s;
 }
 
@@ -79,7 +80,7 @@ int main(int argc, char **argv) {
     CLI::App app{"diet_collect: measure micro-kernels of many contractions into a cost-model dataset"};
     std::string forms_arg, configs_arg = "0,1,2,3,4,5", out, mode = "random", training = "T=1,3,8,21,64", report_dir;
     std::vector<std::string> extra;
-    int trials = 48, threads = 2;
+    int trials = 48, threads = 2, t_max = 0;
     uint64_t seed = 1;
     app.add_option("--forms", forms_arg, "comma-separated form names (default: every form)");
     app.add_option("--configs", configs_arg, "size configurations to use (indices)");
@@ -87,6 +88,8 @@ int main(int argc, char **argv) {
     app.add_option("--trials", trials, "measurements per (form, configuration)");
     app.add_option("--mode", mode, "HL_DIET_MODE for the tuning: random (uniform samples) or joint (the search)");
     app.add_option("--training", training, "HL_DIET_TRAINING: the shapes measured");
+    app.add_option("--t-max", t_max, "the largest T of every form (default: its configuration's, 64 or 128), so that training shapes can reach it")
+        ->check(CLI::PositiveNumber);
     app.add_option("--threads", threads, "parallelism Diet plans for");
     app.add_option("--seed", seed, "HL_DIET_SEED");
     app.add_option("--report-dir", report_dir, "write each tuning run's JSON report here (<form>@<config>.json)");
@@ -122,7 +125,7 @@ int main(int argc, char **argv) {
                 std::cerr << "[collect] " << label << ": already in " << out << "\n";
                 continue;
             }
-            contraction_forms::Form f = contraction_forms::make_form(form, sizes_for(form, c), true);
+            contraction_forms::Form f = contraction_forms::make_form(form, sizes_for(form, c, t_max), true);
             std::remove(tmp.c_str());
             std::map<std::string, std::string> kv = {{"trials", std::to_string(trials)},
                                                      {"mode", mode},

@@ -291,3 +291,25 @@ TEST_CASE("the shipped model is used only for its target class and with loop-nes
     CHECK(BaseModel::load(path, target_class(avx512), &why) == nullptr);
     CHECK(why.empty());  // no file: nothing to warn about
 }
+
+TEST_CASE("every shipped model loads for its own target class and for no other", "[cost][base_model]") {
+    // models/ holds one file per class (models/README.md): the AVX-512 and the AVX2 models.
+    const Halide::Target avx512("x86-64-linux-avx-avx2-avx512-avx512_skylake-fma-f16c-sse41");
+    const Halide::Target avx2("x86-64-linux-avx-avx2-fma-f16c-sse41");
+    for (const Halide::Target &t : {avx512, avx2}) {
+        const std::string cls = target_class(t);
+        const std::string file = base_model_path("", t);
+        const std::string name = file.substr(file.rfind('/') + 1);
+        const std::string path = std::string(DIET_SHIPPED_MODELS_DIR) + "/" + name;
+        INFO(path);
+        std::string why;
+        auto m = BaseModel::load(path, cls, &why);
+        REQUIRE(m != nullptr);
+        CHECK(why.empty());
+        CHECK(m->info().target == cls);
+        CHECK(m->info().pipeline == kAnyPipeline);
+        const Halide::Target other = t == avx512 ? avx2 : avx512;
+        CHECK(BaseModel::load(path, target_class(other), &why) == nullptr);
+        CHECK_THAT(why, Catch::Contains("not " + target_class(other)));
+    }
+}
