@@ -404,6 +404,52 @@ TEST_CASE("a summand of two products counts both reads per step against the regi
     CHECK(dense.matmuls()[0].broadcast_reads == 1);
 }
 
+// Several contraction updates (acc += x_lo * w_lo; acc += x_hi * w_hi): every update's lane
+// accumulators are live at once in a dot-product kernel (CpuTiling.cpp), so the space keeps the
+// tiles whose accumulators, times the updates, fit the registers (a 3 x 4 tile spilled on AVX2:
+// apps/results/cpu/two_updates_dot_2026-11-29/). One update keeps the whole-register tiles.
+TEST_CASE("dot-product kernels of several updates fit every update's accumulators in the registers", "[space]") {
+    Param<int> T("T");
+    T.set_range(1, 128);
+    T.set_estimate(8);
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w");
+    Var n("n"), m("m");
+    RDom lo(0, 384, "lo"), hi(384, 384, "hi");
+    Func acc("acc"), y("y");
+    acc(n, m) = 0.f;
+    acc(n, m) += x(lo, m) * w(lo, n);
+    acc(n, m) += x(hi, m) * w(hi, n);
+    y(n, m) = acc(n, m);
+    x.set_estimates({{0, 768}, {0, T * 4}});
+    w.set_estimates({{0, 768}, {0, 256}});
+    y.set_estimates({{0, 256}, {0, T * 4}});
+    FunctionDAG dag({y.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    const MatmulPattern &p = dag.matmuls()[0];
+    REQUIRE(p.update_reductions.size() == 2);
+    ShapeFamily fam = read_shape_family({y.function()}, Options{});
+    MatmulExtents ext = matmul_extents(p, fam, fam.training_shapes(8, 0));
+    const CpuLimits lim = avx2_two_cores();
+    const std::vector<MicroKernel> space = enumerate_cpu_kernels(p, ext, lim);
+    int dots = 0, widest = 0;
+    for (const MicroKernel &k : space) {
+        if (!k.cpu.dot) continue;
+        INFO(k.to_string());
+        dots++;
+        widest = std::max(widest, k.cpu.vectors * k.cpu.rows);
+        CHECK(2 * k.cpu.vectors * k.cpu.rows + std::min(k.cpu.vectors, k.cpu.rows) + 1 <= lim.vector_registers);
+    }
+    CHECK(dots > 0);
+    CHECK(widest == 7);  // 7 x 1 and 1 x 7: 14 accumulators + 1 + 1
+    // The same reduction in one update keeps the 3 x 4 tile.
+    DensePipeline d;
+    FunctionDAG dense(d.outputs());
+    ShapeFamily dfam = read_shape_family(d.outputs(), Options{});
+    MatmulExtents dext = matmul_extents(dense.matmuls()[0], dfam, dfam.training_shapes(8, 0));
+    const std::vector<MicroKernel> one = enumerate_cpu_kernels(dense.matmuls()[0], dext, lim);
+    CHECK(std::any_of(one.begin(), one.end(), [](const MicroKernel &k) { return k.cpu.dot && k.cpu.vectors * k.cpu.rows == 12; }));
+}
+
 // Found by the sixth probe: an operand that reads no reduction variable (a per-column scale
 // inside the sum) is a broadcast per output for the dot-product kernels, not a reason to leave
 // them out of the space.
