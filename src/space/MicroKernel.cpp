@@ -490,7 +490,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // two updates a 3 x 4 tile spilled 6 of its accumulators in the second update's
                 // loop on AVX2 (1.1-4.2x slower than the canonical form's same kernel, tiles of 5-6
                 // outputs ran alike; the form at T = 1-5 went from 0.62-0.64x the canonical form's
-                // speed to 0.75-0.79x: apps/results/cpu/two_updates_dot_2026-11-29/).
+                // speed to 0.67-0.72x: apps/results/cpu/two_updates_dot_2026-11-29/).
                 const int live_tiles = std::max<int>(1, (int)p.update_reductions.size());
                 if (cols * rows * live_tiles + std::min(cols, rows) + 1 > lim.vector_registers) continue;
                 for (int panel : {1, 2, 4, 8}) {
