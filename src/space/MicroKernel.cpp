@@ -483,14 +483,11 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // (Not times the summand's reads per step, as the column kernels count them: for
                 // a complex product that dropped the 3 x 4 tile, whose four rows are the whole
                 // output at T = 1, and the 3 x 3 one ran 1.5x slower there: probe_styles5/.)
-                // Several updates: each has its own lane accumulators, computed in turn before
-                // acc's stages, which sum them across lanes only after the last one; LLVM keeps
-                // the earlier updates' sums in registers meanwhile (Halide 14 refuses computing
-                // each just before its own stage). So every update's tile is live at once: with
-                // two updates a 3 x 4 tile spilled 6 of its accumulators in the second update's
-                // loop on AVX2 (1.1-4.2x slower than the canonical form's same kernel, tiles of 5-6
-                // outputs ran alike; the form at T = 1-5 went from 0.62-0.64x the canonical form's
-                // speed to 0.67-0.72x: apps/results/cpu/two_updates_dot_2026-11-29/).
+                // Several updates: every update's lane sums stay live until acc's stages sum them
+                // after the last one (Halide 14 refuses computing each before its own stage), so
+                // all count. Two updates on AVX2: a 3 x 4 tile spilled 6 accumulators (1.1-4.2x the
+                // canonical form's time); the form went from 0.62-0.64x the canonical's speed at
+                // T = 1-5 to 0.67-0.72x (apps/results/cpu/two_updates_dot_2026-11-29/).
                 const int live_tiles = std::max<int>(1, (int)p.update_reductions.size());
                 if (cols * rows * live_tiles + std::min(cols, rows) + 1 > lim.vector_registers) continue;
                 for (int panel : {1, 2, 4, 8}) {
