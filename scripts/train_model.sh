@@ -38,15 +38,16 @@ if [ "$quick" = 1 ]; then
     collect --forms "$forms" --configs 0,4 --trials 8 --mode joint --training "$small_t" --out "${data}_joint.jsonl"
     files=("${data}_joint.jsonl")
 else
-    forms=dense/canonical,dense/inline_sum,dense/two_updates,dense/flat_1d,dense/update_on_output,dense/bias_relu_chain
-    forms=$forms,layout/NN,layout/NT,layout/TN,layout/TT,bmm_nt/canonical,bmm_nt/update_on_output,bmm_nn/canonical
-    forms=$forms,bmm_nn/inline_sum,int/u8i8,int/i16,conv/3x3
-    large=${forms%,dense/bias_relu_chain*},layout/NN,layout/NT,layout/TN,layout/TT,bmm_nt/canonical,bmm_nt/update_on_output
+    # Forms with T up to 128 (the large-T pass), then the ones measured at small T only.
+    large=dense/canonical,dense/inline_sum,dense/two_updates,dense/flat_1d,dense/update_on_output
+    large=$large,layout/NN,layout/NT,layout/TN,layout/TT,bmm_nt/canonical,bmm_nt/update_on_output
     large=$large,bmm_nn/canonical,bmm_nn/inline_sum,int/u8i8,int/i16
+    sampled=$large,dense/bias_relu_chain    # the convolution has one size: joint pass 1 and random pass 4 only
+    forms=$sampled,conv/3x3
     echo "[train_model] collecting into ${data}_{joint,random,large_t}.jsonl (target $target)" >&2
     collect --forms "$forms" --configs 0,1,2,4 --trials 24 --mode joint --training "$small_t" --out "${data}_joint.jsonl"
-    collect --forms "${forms%,conv/3x3}" --configs 3,5 --trials 16 --mode random --training "$small_t" --out "${data}_random.jsonl"
-    collect --forms "${forms%,conv/3x3}" --configs 3,5 --trials 24 --mode joint --training "$small_t" --out "${data}_joint.jsonl"
+    collect --forms "$sampled" --configs 3,5 --trials 16 --mode random --training "$small_t" --out "${data}_random.jsonl"
+    collect --forms "$sampled" --configs 3,5 --trials 24 --mode joint --training "$small_t" --out "${data}_joint.jsonl"
     collect --forms "$forms" --configs 0,1,2,4 --trials 16 --mode random --training "$small_t" --out "${data}_random.jsonl"
     collect --forms "$large" --configs 0,2 --t-max 128 --trials 16 --mode joint --training T=48,96,128 --out "${data}_large_t.jsonl"
     files=("${data}_joint.jsonl" "${data}_random.jsonl" "${data}_large_t.jsonl")

@@ -477,6 +477,7 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
         }
     }
     if (dot_kernels_apply(p, lanes)) {
+        const int live_tiles = (int)reductions_of(p).size();  // one lane tile per update, all live (below)
         for (int cols = 1; cols <= 8; cols++) {
             for (int rows = 1; rows <= 8; rows++) {
                 // Accumulators + the operand vectors of one step along the smaller side + one.
@@ -488,7 +489,6 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // all count. Two updates on AVX2: a 3 x 4 tile spilled 6 accumulators (1.1-4.2x the
                 // canonical form's time); the form went from 0.62-0.64x the canonical's speed at
                 // T = 1-5 to 0.67-0.72x (apps/results/cpu/two_updates_dot_2026-11-29/).
-                const int live_tiles = std::max<int>(1, (int)p.update_reductions.size());
                 if (cols * rows * live_tiles + std::min(cols, rows) + 1 > lim.vector_registers) continue;
                 for (int panel : {1, 2, 4, 8}) {
                     MicroKernel k;

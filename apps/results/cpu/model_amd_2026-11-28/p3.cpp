@@ -1,7 +1,9 @@
 // Probe: one form scheduled two ways, timed interleaved per T. A: base_model=$A_MODEL (unset: the
-// shipped model), B: base_model=$B_MODEL (unset: none, the heuristic).
+// shipped model), B: base_model=$B_MODEL (unset: none, the heuristic; empty: the shipped model).
+// With a second form (`p3 <form A> <form B> <T,...>`, added 2026-11-29) B schedules that form
+// instead: two forms compared under the same options (B_MODEL= for the shipped model on both).
 // Build: g++ -O2 -std=c++17 -isystem /usr/include/halide14 -Isrc -Igenerators p3.cpp -o p3 build/libdiet_core.a
-//        build/libdiet_host_cpu.a -lHalide14 -lxgboost -lpthread -ldl; run: TGT=$(build/diet_target) ./p3 <form> <T,T,...>
+//        build/libdiet_host_cpu.a -lHalide14 -lxgboost -lpthread -ldl; run: TGT=$(build/diet_target) ./p3 <form> [<form B>] <T,T,...>
 #include "Halide.h"
 #include "contraction_forms.h"
 #include "plugin/Diet.h"
@@ -16,18 +18,20 @@ static std::map<std::string, std::string> model_option(const char *env, const ch
     return {{"base_model", m}};
 }
 int main(int argc, char **argv) {
-    std::string name = argv[1], family = name.substr(0, name.find('/'));
+    const bool two_forms = argc > 3;
+    std::string name = argv[1], name_b = two_forms ? argv[2] : name, family = name.substr(0, name.find('/'));
     if (family == "layout") family = "dense";
     Target tgt(getenv("TGT"));
     auto s = contraction_forms::benchmark_sizes(family);
     std::vector<int> ts;
-    { std::stringstream ss(argv[2]); std::string x; while (std::getline(ss, x, ',')) ts.push_back(std::stoi(x)); }
-    auto a = contraction_forms::make_form(name, s, true), b = contraction_forms::make_form(name, s, true);
+    { std::stringstream ss(argv[two_forms ? 3 : 2]); std::string x; while (std::getline(ss, x, ',')) ts.push_back(std::stoi(x)); }
+    auto a = contraction_forms::make_form(name, s, true), b = contraction_forms::make_form(name_b, s, true);
     diet::autoschedule(Pipeline(a.out), tgt, 2, 0, diet::Options::from_map(model_option("A_MODEL", "")));
     diet::autoschedule(Pipeline(b.out), tgt, 2, 0, diet::Options::from_map(model_option("B_MODEL", "none")));
     a.out.compile_jit(tgt);
     b.out.compile_jit(tgt);
-    printf("%s: T, A us, B us, B speedup\n", name.c_str());
+    if (two_forms) printf("A %s, B %s: T, A us, B us, B speedup\n", name.c_str(), name_b.c_str());
+    else printf("%s: T, A us, B us, B speedup\n", name.c_str());
     for (int T : ts) {
         for (auto *f : {&a, &b}) {
             for (size_t i = 0; i < f->inputs.size(); i++) {
