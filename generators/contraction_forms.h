@@ -31,6 +31,7 @@
 
 #include "Halide.h"
 
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,8 @@ inline std::vector<std::string> form_names() {
 }
 
 inline Expr gelu(Expr x) { return 0.5f * x * (1.f + tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
+// The same in C++ (apps/forms_bench's epilogue pass after a vendor sgemm).
+inline float gelu_value(float x) { return 0.5f * x * (1.f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x))); }
 
 namespace detail {
 

@@ -28,6 +28,17 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
         w.split(hs, nm.batch.at(0), "d_o", "d_r", t.depth, TailStrategy::ShiftInwards);
         order = {"n_v", "m_r", "d_r", "n_p", "d_o"};
         outer = {"m_o", "n_t"};
+        if (k.stage_strided) {
+            // Staged (the operands' reduction steps a page or more apart: space/MicroKernel.cpp
+            // page_strided_rows): a task is one panel over every row and depth tile, so each
+            // operand's slice is copied once per panel, reduction-major (OperandStaging.cpp),
+            // and every tile reads dense runs. Per row tile, the copy of the depth side's whole
+            // slice cost more than the product (0.12-0.21x the canonical form); per panel, 192
+            // heads of T = 64-128 ran 0.49-0.79x (before: 0.29-0.38x): in place each step of a
+            // tile had loaded from another page.
+            order = {"n_v", "m_r", "d_r", "n_p", "d_o", "m_o"};
+            outer = {"n_t"};
+        }
         outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
     } else if (batch_inside_panels) {
         outer = nm.batch;
@@ -35,6 +46,12 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
     }
     order.insert(order.end(), outer.begin(), outer.end());
     w.reorder(hs, order);
+    if (outer.size() == 1 && outer[0] != task) {
+        // One task loop: named as the fused one would be (the operand panels are computed at
+        // `task`_i in every variant).
+        w.rename(hs, outer[0], task);
+        outer[0] = task;
+    }
     if (region_inferred && outer.size() > 1) {
         // Fused, the outer index is `task / max(inner extent, 1)`. Where the host's extents are
         // inferred from its readers (a Func computed at root), Halide 14 cannot prove that inner

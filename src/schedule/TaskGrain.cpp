@@ -26,12 +26,13 @@ SizeExpr task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t,
     const SizeExpr cols = ext.at(0), rows = ext.size() > 1 ? ext[1] : size_constant(1);
     const int64_t panel_cols = (int64_t)t.cols * k.panel_tiles;
     SizeExpr iterations = ceil_div(ceil_div(cols, size_constant(t.cols)), size_constant(k.panel_tiles));
-    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension.
-    const bool deep = t.depth > 1 && ext.size() > 2;
-    if (deep) iterations = iterations * ceil_div(rows, size_constant(t.rows));
+    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension;
+    // staged, one panel over every row and depth index (CpuTiling.cpp).
+    const bool deep = t.depth > 1 && ext.size() > 2, row_tasks = deep && !k.stage_strided;
+    if (row_tasks) iterations = iterations * ceil_div(rows, size_constant(t.rows));
     for (size_t d = deep ? 3 : 2; d < ext.size(); d++) iterations = iterations * ext[d];
     std::vector<SizeExpr> work = {reduction_points_expr(ext, reduction), size_min(cols, size_constant(panel_cols)),
-                                  deep ? size_constant(t.rows) : rows};
+                                  row_tasks ? size_constant(t.rows) : rows};
     if (deep) work.push_back(ext[2]);
     const SizeExpr q = units_for_min_work(work);
     return size_max(size_min(q, iterations), size_constant(1));

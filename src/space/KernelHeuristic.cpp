@@ -81,10 +81,15 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // AVX-512 VM: ~0.8 of the column kernel's peak, half of it at 1024 rows.
             // Packed kernels stream k_pack times fewer bytes per step (narrow integers): the same
             // decay at k_pack times the rows (uint8 at T = 128 of that dense: 2.5x the column kernel).
-            intensity *= 0.8 / (1.0 + (double)rows / (2048.0 * c.k_pack));
+            // A task streams the row operand once past its panel of columns, so wider panels
+            // stream it fewer times: the decay scales with (16 / panel columns)^(1/4), fitted on
+            // a flattened dense layer (K = 768, 2304 columns, AVX2 guest, tuning logs of
+            // 2026-11-29): at T = 119-128, 64-column panels ran 1.2-1.4x faster than 16 or 4.
+            const int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
+            const double streams = std::pow(16.0 / (double)std::min<int64_t>(panel_cols, cols), 0.25);
+            intensity *= 0.8 / (1.0 + (double)rows * streams / (2048.0 * c.k_pack));
             // Packed: each instruction sums k_pack steps per lane, with dense loads of both operands.
             intensity *= c.k_pack;
-            int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
         } else if (!k.gpu) {
             const CpuKernel &c = k.cpu;

@@ -213,11 +213,17 @@ bool any_strided(const MatmulPattern &p) {
 // product (measured on numpy's form: apps/results/cpu/forms_probe3).
 bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e) {
     constexpr int64_t kPageBytes = 4096;
-    int64_t max_cols = 0;
-    for (const auto &ext : e.host_extents) max_cols = std::max(max_cols, ext.empty() ? 1 : ext[0]);
-    if (e.host_extents.empty() || max_cols * p.type.bytes() < kPageBytes) return false;
-    return std::any_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
-        return o.vector_arg == 0 && o.reduction_arg > 0 && !o.computed;
+    const auto pitch = [&](const ContractionOperand &o) {
+        int64_t most = 0;
+        for (const auto &ext : e.host_extents) {
+            int64_t elems = ext.empty() ? 1 : ext[0];
+            if (o.reduction_arg > 1 && ext.size() > 1) elems *= *std::min_element(ext.begin() + 1, ext.end());
+            most = std::max(most, elems * p.type.bytes());
+        }
+        return most;
+    };
+    return std::any_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+        return o.vector_arg == 0 && o.reduction_arg > 0 && !o.computed && pitch(o) >= kPageBytes;
     });
 }
 
@@ -332,12 +338,13 @@ int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vect
     const int64_t cols = kernel_extents.empty() ? 1 : kernel_extents[0];
     const int64_t rows = kernel_extents.size() > 1 ? kernel_extents[1] : 1;
     int64_t iterations = ceil_div(ceil_div(cols, t.cols), k.panel_tiles);
-    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension.
+    // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension;
+    // staged, one panel over every row and depth index (schedule/CpuTiling.cpp).
     const bool deep = t.depth > 1 && kernel_extents.size() > 2;
-    if (deep) iterations *= ceil_div(rows, t.rows);
+    if (deep && !k.stage_strided) iterations *= ceil_div(rows, t.rows);
     for (size_t d = deep ? 3 : 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
-    const int64_t work = (deep ? t.rows * kernel_extents[2] : rows) * std::min<int64_t>((int64_t)t.cols * k.panel_tiles, cols) *
-                         std::max<int64_t>(1, reduction_points);
+    const int64_t work = (deep ? (k.stage_strided ? rows : t.rows) * kernel_extents[2] : rows) *
+                         std::min<int64_t>((int64_t)t.cols * k.panel_tiles, cols) * std::max<int64_t>(1, reduction_points);
     return std::clamp<int64_t>(ceil_div(kMinTaskFmas, std::max<int64_t>(work, 1)), 1, std::max<int64_t>(iterations, 1));
 }
 
@@ -490,7 +497,14 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 // canonical form's time); the form went from 0.62-0.64x the canonical's speed at
                 // T = 1-5 to 0.67-0.72x (apps/results/cpu/two_updates_dot_2026-11-29/).
                 if (cols * rows * live_tiles + std::min(cols, rows) + 1 > lim.vector_registers) continue;
-                for (int panel : {1, 2, 4, 8}) {
+                for (int panel : {1, 2, 4, 8, 16, 32}) {
+                    // A task runs its panel's columns against every row tile: the panel's operand
+                    // rows (reduction x columns) stay in half of L2 while the other operand streams
+                    // past them once per task (up to 8 tiles, they always do). The wider panels
+                    // only on an output: on a host Halide sizes from its readers (an MLP's first
+                    // layer) a panel that does not divide the tiles left a loop-invariant max in
+                    // the lanes' index inside the reduction loop (test_forms, the MLP spellings).
+                    if (panel > 8 && (!p.host_is_output || e.reduction_max * cols * panel * elem > lim.l2_bytes / 2)) continue;
                     MicroKernel k;
                     k.cpu = {lanes, cols, rows, panel, 1, any_strided(p), true};
                     out.push_back(k);
