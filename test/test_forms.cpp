@@ -667,6 +667,29 @@ TEST_CASE("8-bit operands pack by 4 only where the target has a 4-way dot produc
           4);
 }
 
+// Pairs of 16-bit products are one instruction for signed words only: uint16 operands do not pack
+// (Halide emulates the pair; 1.6-2x slower than unpacked on AVX2), int16 ones pack by 2.
+TEST_CASE("16-bit operands pack by 2 only when signed", "[forms][unit]") {
+    const auto pack_of = [](Type a, Type b) {
+        ImageParam x(a, 2, "x"), w(b, 2, "w");
+        Var n("n"), m("m");
+        RDom k(0, 128, "k");
+        Func y("y");
+        y(n, m) = sum(cast<int32_t>(x(k, m)) * cast<int32_t>(w(k, n)));
+        x.set_estimates({{0, 128}, {0, 64}});
+        w.set_estimates({{0, 128}, {0, 48}});
+        y.set_estimates({{0, 48}, {0, 64}});
+        diet::FunctionDAG dag({y.function()});
+        REQUIRE(dag.matmuls().size() == 1);
+        return diet::packed_reduction_factor(dag.matmuls()[0],
+                                             diet::CpuLimits::for_target(Target("x86-64-linux-avx-avx2-f16c-fma-sse41"), 2, 0));
+    };
+    CHECK(pack_of(Int(16), Int(16)) == 2);
+    CHECK(pack_of(UInt(16), UInt(16)) == 1);
+    CHECK(pack_of(UInt(16), Int(16)) == 1);
+    CHECK(pack_of(UInt(8), Int(8)) == 2);
+}
+
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of
 // the context product is T: fitted on the training shapes as the output's rows): at T = 1 the
 // 192 heads of 64 multiply-adds each are one task, at T = 128 every head is a task of its own.
@@ -860,6 +883,51 @@ TEST_CASE("two contractions share a transposed activation: one reduction-major c
         rp.realize({rq, rv}, target);
         CHECK(compare(dq, rq) == "");
         CHECK(compare(dv, rv) == "");
+    }
+}
+
+// A masked contraction written with a predicated reduction domain (RDom::where, a triangular or
+// causal mask): recognized, column kernels only (split across vector lanes the predicate became a
+// select per lane and step: 10x slower at T = 1 than at T = 7, apps/results/cpu/forms_gelu_dotpanels_2026-11-29/
+// probes.txt), correct at T in and outside the range. Without `reduction_predicated` the heuristic
+// gives it dot-product kernels at small T (K = 64, a multiple of the lanes).
+TEST_CASE("a predicated reduction domain (RDom::where) gets column kernels, correct at every T", "[forms][dot]") {
+    auto build = [](bool for_diet, ImageParam &x, ImageParam &w, Param<int> &T) {
+        Var n("n"), m("m");
+        RDom k(0, 64, "k");
+        k.where(k <= m);
+        Func y("y");
+        y(n, m) = 0.f;
+        y(n, m) += x(k, m) * w(k, n);
+        if (for_diet) {
+            x.set_estimates({{0, 64}, {0, 4 * T}});
+            w.set_estimates({{0, 64}, {0, 48}});
+            y.set_estimates({{0, 48}, {0, 4 * T}});
+        }
+        return y;
+    };
+    ImageParam x(Float(32), 2, "x"), w(Float(32), 2, "w"), rx(Float(32), 2, "x"), rw(Float(32), 2, "w");
+    Param<int> T("T", 16, 1, 64), rT("T", 16, 1, 64);
+    Func y = build(true, x, w, T), ry = build(false, rx, rw, rT);
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    try {
+        diet::autoschedule(Pipeline(y), target, 2, 0, diet::Options::from_map({{"base_model", "none"}, {"debug", "1"}}));
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, Catch::Contains("predicated (where): column kernels only"));
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));
+    CHECK_THAT(log, !Catch::Contains("cpu{dot="));
+    y.compile_jit(target);
+    for (int t : {1, 2, 5, 16, 64, 80}) {
+        INFO("T = " << t);
+        Buffer<> xb = input_of(Float(32), {64, 4 * t}, 3), wb = input_of(Float(32), {64, 48}, 4);
+        x.set(xb), rx.set(xb), w.set(wb), rw.set(wb), T.set(t), rT.set(t);
+        Buffer<float> got = y.realize({48, 4 * t}, target), want = ry.realize({48, 4 * t}, target);
+        CHECK(compare(got, want) == "");
     }
 }
 

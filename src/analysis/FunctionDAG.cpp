@@ -482,6 +482,9 @@ void FunctionDAG::classify_matmuls() {
             p.update_reductions.push_back(t.rvars);
         }
         p.update_on_output = &host == &r && !wraps_acc;
+        for (const Internal::Definition &u : r.func.updates()) {
+            if (!is_const_one(u.predicate())) p.reduction_predicated = true;
+        }
         p.host_is_output = host.is_output;
         p.host_wraps_acc = wraps_acc;
         p.host_extent = host_extent;
@@ -592,7 +595,8 @@ void FunctionDAG::classify_matmuls() {
                         (p.depth_dim < 0 ? "" : "; every operand moves with the vectors: register tiles over " +
                                                     host.func.args()[p.row_dim] + " x " + host.func.args()[p.depth_dim]) +
                         (p.fused_reduction.empty() ? "" : "; " + joined(p.fused_reduction) + " fused into one reduction of " +
-                                                              std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)");
+                                                              std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)") +
+                        (p.reduction_predicated ? "; its reduction domain is predicated (where): column kernels only" : "");
         matmuls_.push_back(p);
     }
     // A contraction's result that another one reads is materialized at root (its host, or the

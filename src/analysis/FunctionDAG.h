@@ -99,6 +99,12 @@ struct MatmulPattern {
     // Every Func the micro-kernel rule schedules or leaves inlined on purpose.
     std::set<std::string> funcs() const;
     bool update_on_output = false;
+    // Some update's reduction domain has a predicate (RDom::where: a causal or triangular mask).
+    // Halide trims a reduction loop to where a predicate on it holds only when the predicate's
+    // other variables are outside that loop; the dot-product kernels split the reduction across
+    // vector lanes, so the predicate becomes a select per lane and step (a masked dense layer
+    // at T = 1 ran 10x slower than at T = 7 with them): column kernels only (space/MicroKernel.cpp).
+    bool reduction_predicated = false;
     bool host_is_output = true;
     bool host_wraps_acc = false;
     // The host's extent per dimension when the pipeline runs (analysis/SymbolicRegion.h): its

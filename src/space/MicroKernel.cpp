@@ -517,13 +517,18 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
 
 int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
     if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || p.several_updates() ||
-        !p.reduction_extent) {
+        !p.reduction_extent || p.reduction_predicated) {  // (packed lanes split the reduction, as dot kernels do)
         return 1;
     }
     if (p.operands.size() < 2) return 1;
     int widest = 0;
     for (const ContractionOperand &o : p.operands) {
         if (!o.type.is_int_or_uint() || o.type.bits() > 16 || o.reduction_arg < 0) return 1;
+        // Pairs of 16-bit products sum in one instruction only for signed words (vpmaddwd,
+        // vpdpwssd); 8-bit operands widen to them losslessly, unsigned 16-bit ones do not, and
+        // Halide 14 emulates the pair: uint16 x uint16 -> uint32 ran 1.6-2.0x faster unpacked
+        // (AVX2 guest, apps/results/cpu/forms_gelu_dotpanels_2026-11-29/styles_probe.txt).
+        if (o.type.bits() == 16 && o.type.is_uint()) return 1;
         widest = std::max(widest, o.type.bits());
     }
     // Without a 4-way instruction Halide 14 lowers a 4-step vector reduction of 8-bit products
@@ -561,7 +566,7 @@ bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &
 
 bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
-    if (lanes < 4 || !k || *k % lanes != 0) return false;
+    if (lanes < 4 || !k || *k % lanes != 0 || p.reduction_predicated) return false;
     // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
     // (Asked of a target without the 4-way 8-bit instruction, whose pairs pack the most
     // contractions: conservative elsewhere.)
