@@ -887,11 +887,12 @@ TEST_CASE("two contractions share a transposed activation: one reduction-major c
 }
 
 // A masked contraction written with a predicated reduction domain (RDom::where, a triangular or
-// causal mask): recognized, column kernels only (split across vector lanes the predicate became a
-// select per lane and step: 10x slower at T = 1 than at T = 7, apps/results/cpu/forms_gelu_dotpanels_2026-11-29/
-// probes.txt), correct at T in and outside the range. Without `reduction_predicated` the heuristic
-// gives it dot-product kernels at small T (K = 64, a multiple of the lanes).
-TEST_CASE("a predicated reduction domain (RDom::where) gets column kernels, correct at every T", "[forms][dot]") {
+// causal mask): recognized, one-row column kernels only (split across vector lanes the predicate
+// became a select per lane and step: 10x slower at T = 1 than at T = 7; taller tiles test every
+// row's predicate per step: apps/results/cpu/forms_gelu_dotpanels_2026-11-29/styles_probe.txt),
+// correct at T in and outside the range. Without `reduction_predicated` the heuristic gives it
+// dot-product kernels at small T (K = 64, a multiple of the lanes).
+TEST_CASE("a predicated reduction domain (RDom::where) gets one-row column kernels, correct at every T", "[forms][dot]") {
     auto build = [](bool for_diet, ImageParam &x, ImageParam &w, Param<int> &T) {
         Var n("n"), m("m");
         RDom k(0, 64, "k");
@@ -918,8 +919,10 @@ TEST_CASE("a predicated reduction domain (RDom::where) gets column kernels, corr
     }
     const std::string log = cap.finish();
     INFO("Diet's log:\n" << log);
-    CHECK_THAT(log, Catch::Contains("predicated (where): column kernels only"));
+    CHECK_THAT(log, Catch::Contains("predicated (where): one-row column kernels only"));
     CHECK_THAT(log, Catch::Contains("micro-kernel cpu{vec="));
+    CHECK_THAT(log, Catch::Contains("rows=1,"));
+    CHECK_THAT(log, !Catch::Contains("rows=2,"));
     CHECK_THAT(log, !Catch::Contains("cpu{dot="));
     y.compile_jit(target);
     for (int t : {1, 2, 5, 16, 64, 80}) {

@@ -596,7 +596,7 @@ void FunctionDAG::classify_matmuls() {
                                                     host.func.args()[p.row_dim] + " x " + host.func.args()[p.depth_dim]) +
                         (p.fused_reduction.empty() ? "" : "; " + joined(p.fused_reduction) + " fused into one reduction of " +
                                                               std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)") +
-                        (p.reduction_predicated ? "; its reduction domain is predicated (where): column kernels only" : "");
+                        (p.reduction_predicated ? "; its reduction domain is predicated (where): one-row column kernels only" : "");
         matmuls_.push_back(p);
     }
     // A contraction's result that another one reads is materialized at root (its host, or the

@@ -103,7 +103,8 @@ struct MatmulPattern {
     // Halide trims a reduction loop to where a predicate on it holds only when the predicate's
     // other variables are outside that loop; the dot-product kernels split the reduction across
     // vector lanes, so the predicate becomes a select per lane and step (a masked dense layer
-    // at T = 1 ran 10x slower than at T = 7 with them): column kernels only (space/MicroKernel.cpp).
+    // at T = 1 ran 10x slower than at T = 7 with them): column kernels of one row only
+    // (space/MicroKernel.cpp).
     bool reduction_predicated = false;
     bool host_is_output = true;
     bool host_wraps_acc = false;

@@ -442,7 +442,12 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                                 std::any_of(p.operands.begin(), p.operands.end(),
                                             [](const ContractionOperand &o) { return o.vector_gather; });
     for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
-        for (int rows = 1; rows <= 8; rows++) {
+        // A predicated reduction (RDom::where) gets one-row tiles: Halide then trims each row's
+        // reduction loop to where the predicate holds (a triangular mask k <= m), where a taller
+        // tile tests every row's predicate at every step. Triangular dense layer on AVX2:
+        // 1.3-2.9x faster at T = 1-16; at T = 128 73-149 ms against 105-128 (noisy; styles_probe.txt of
+        // apps/results/cpu/forms_gelu_dotpanels_2026-11-29/).
+        for (int rows = 1; rows <= (p.reduction_predicated ? 1 : 8); rows++) {
             // Accumulators + the operand vectors per column vector + the broadcasts of one row
             // must fit (one of each for a product of two operands: MatmulPattern::vector_reads).
             if (vectors * rows + vectors * p.vector_reads + p.broadcast_reads > lim.vector_registers) continue;
