@@ -77,9 +77,12 @@ private:
     double seconds_compiling_ = 0;
     // Inputs and reference outputs per (reference algorithm, shape), least recently used first.
     std::list<std::pair<std::string, std::unique_ptr<ShapeBench>>> benches_;
+    // `prebuilt`: the reference's build and the variants', in that order, made by the caller (every
+    // shape of a call built at once); null: built here.
     std::vector<TuningRecord> measure_with_specs(const Halide::Pipeline &reference, const std::vector<ArgSpec> &specs,
                                                  const std::vector<Variant> &variants, const Shape &shape,
-                                                 const std::string &fingerprint);
+                                                 const std::string &fingerprint,
+                                                 const std::vector<BuildResult> *prebuilt = nullptr);
     ShapeBench *find_bench(const std::string &key);
     void keep_bench(const std::string &key, std::unique_ptr<ShapeBench> b);
 };
