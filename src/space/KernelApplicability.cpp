@@ -1,0 +1,82 @@
+// Which kernel kinds a contraction admits (space/MicroKernel.h): packed integer kernels, the
+// reduction-major copy of a transposed broadcast operand, dot-product kernels. Rules on the
+// pattern alone, apart from the enumeration of the space that uses them (MicroKernel.cpp).
+#include "space/MicroKernel.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+
+int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
+    if (!p.type.is_int_or_uint() || p.type.bits() != 32 || p.reduction.size() != 1 || p.several_updates() ||
+        !p.reduction_extent || p.reduction_predicated) {  // (packed lanes split the reduction, as dot kernels do)
+        return 1;
+    }
+    if (p.operands.size() < 2) return 1;
+    int widest = 0;
+    for (const ContractionOperand &o : p.operands) {
+        if (!o.type.is_int_or_uint() || o.type.bits() > 16 || o.reduction_arg < 0) return 1;
+        // Pairs of 16-bit products sum in one instruction only for signed words (vpmaddwd,
+        // vpdpwssd); 8-bit operands widen to them losslessly, unsigned 16-bit ones do not, and
+        // Halide 14 emulates the pair: uint16 x uint16 -> uint32 ran 1.6-2.0x faster unpacked
+        // (AVX2 guest, apps/results/cpu/forms_gelu_dotpanels_2026-11-29/styles_probe.txt).
+        if (o.type.bits() == 16 && o.type.is_uint()) return 1;
+        widest = std::max(widest, o.type.bits());
+    }
+    // Without a 4-way instruction Halide 14 lowers a 4-step vector reduction of 8-bit products
+    // through a chain of shuffles; widened to 16 bits and summed in pairs it is one vpmaddwd per
+    // vector. Measured on an AVX2 guest (uint8 x int8, K = 768, N = 2304, 16T rows): T = 16 in
+    // 9.3 ms packed by 4, 4.6 ms by 2 (float32: 7.4 ms); T = 128: 85 ms by 4, 52 ms by 2 (58 ms).
+    const int pack = widest <= 8 && !lim.dot_product_8bit ? 2 : 32 / std::max(widest, 8);
+    return *p.reduction_extent % pack == 0 ? pack : 1;
+}
+
+// Heuristic: a column kernel's tile reads the broadcast operand's rows for one reduction step from
+// one cache line (its rows, at most a vector's length, are contiguous in that layout), a new
+// line per step. Up to this many steps those lines stay in half of a 32 KiB L1 data cache across
+// the tile's columns, so the operand is read in place: a batched product's transposed queries,
+// `q(i, r, b)` over 64 steps, ran 1.6x faster in place than through the copy at T = 64 (and at
+// T = 1 the copy was most of the time). A dense layer's transposed activations over 768 steps
+// touch a new page per step and are copied.
+constexpr int64_t kInPlaceBroadcastSteps = 256;
+
+bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o) {
+    const auto same_func = [&](const ContractionOperand &q) { return q.func == o.func; };
+    if (o.vector_arg >= 0 || o.computed || o.reduction_arg <= 0 ||
+        std::count_if(p.operands.begin(), p.operands.end(), same_func) != 1) {
+        return false;
+    }
+    std::optional<int64_t> steps = p.total_reduction_extent ? p.total_reduction_extent : p.cpu_reduction_extent();
+    if (!steps) steps = p.family_reduction_max;
+    return !steps || *steps > kInPlaceBroadcastSteps;
+}
+
+bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o) {
+    return o.vector_arg < 0 && o.vector_period == 0 && !o.unit_stride_reduction && o.reduction_arg > 0 &&
+           !o.computed && !copied_reduction_major(p, o);
+}
+
+bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
+    const std::optional<int64_t> k = p.cpu_inner_reduction_extent();
+    if (lanes < 4 || !k || *k % lanes != 0 || p.reduction_predicated) return false;
+    // Packed kernels (k_pack > 1) sum groups of consecutive steps per lane: dense operands only.
+    // (Asked of a target without the 4-way 8-bit instruction, whose pairs pack the most
+    // contractions: conservative elsewhere.)
+    const bool may_gather = packed_reduction_factor(p, CpuLimits{}) == 1;
+    // An operand invariant along the reduction (a per-column scale) is one broadcast per output:
+    // it does not stop the dot kernels (it did: a dense layer with its dequantization scale
+    // inside the sum ran column kernels at T = 1, 2-7x slower; apps/results/cpu/probe_styles6/).
+    return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+        return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) ||
+               (may_gather && gathered_along_reduction(p, o)) || o.reduction_invariant;
+    });
+}
+
+bool dot_kernels_gather(const MatmulPattern &p) {
+    return std::any_of(p.operands.begin(), p.operands.end(),
+                       [&](const ContractionOperand &o) { return gathered_along_reduction(p, o); });
+}
+
+}  // namespace diet
