@@ -176,26 +176,28 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
         w.compute_at(s, host, !panel && !window_task.empty() && windowed_across_tasks(p, o) ? window_task : task, false);
         if (!o.strided_along_vector()) {
             std::vector<Var> args = s.func.args();
-            if (panel && o.reduction_arg > 1) {
-                // The reduction stored next to the vectors (q(b, i, d) stored b, d, i): a tile's
-                // row reads its steps from one dense run, not one row of the slice apart per step
-                // (the batch stored innermost, a deep tile's operands: schedule/CpuTiling.cpp).
+            // The reduction stored next to the vectors (q(b, i, d) stored b, d, i): a tile's row
+            // reads its steps from one dense run, not one row of the slice apart per step (the
+            // batch stored innermost, a deep tile's operands: schedule/CpuTiling.cpp). `behind`:
+            // the dimensions after those two, in order.
+            const bool reduction_next = panel && o.reduction_arg > 1;
+            std::vector<std::string> behind;
+            for (int a = 1; reduction_next && a < (int)args.size(); a++) {
+                if (a != o.reduction_arg) behind.push_back(args[a].name());
+            }
+            if (reduction_next) {
                 std::vector<std::string> order = {args[0].name(), args[o.reduction_arg].name()};
-                for (int a = 1; a < (int)args.size(); a++) {
-                    if (a != o.reduction_arg) order.push_back(args[a].name());
-                }
+                order.insert(order.end(), behind.begin(), behind.end());
                 w.reorder_storage(s, order);
             }
             StageRef st = w.stage(s, 0, StageNode{});
             if (!args.empty() && lanes > 1 && o.vector_arg == 0) {
-                w.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes,
-                         TailStrategy::GuardWithIf);
-                w.vectorize(st, args[0].name() + "_vi");
-                if (panel && o.reduction_arg > 1) {  // the copy's loops in its storage order: dense writes
-                    std::vector<std::string> loops = {args[0].name() + "_vi", args[0].name() + "_vo", args[o.reduction_arg].name()};
-                    for (int a = 1; a < (int)args.size(); a++) {
-                        if (a != o.reduction_arg) loops.push_back(args[a].name());
-                    }
+                const std::string v = args[0].name();
+                w.split(st, v, v + "_vo", v + "_vi", lanes, TailStrategy::GuardWithIf);
+                w.vectorize(st, v + "_vi");
+                if (reduction_next) {  // the copy's loops in its storage order: dense writes
+                    std::vector<std::string> loops = {v + "_vi", v + "_vo", args[o.reduction_arg].name()};
+                    loops.insert(loops.end(), behind.begin(), behind.end());
                     w.reorder(st, loops);
                 }
             }
