@@ -54,22 +54,21 @@ std::string family_of(const DatasetRecord &r) {
     return r.label.substr(0, r.label.find('/'));
 }
 
-// Plans: one group per pipeline and shape; label log2(1 + group's best time / time) (positive,
-// only the order within a group means anything); "heuristic": the rules' estimate.
+// Plans: one group per pipeline and shape; labelled by rank within the group, as the search's
+// plan model is (search/ModelTraining.h rank_labels_within_groups; only the order within a group
+// means anything); "heuristic": the rules' estimate.
 Data load_plans(const std::vector<std::string> &paths, std::vector<double> *estimate) {
     Data d;
     std::map<std::string, size_t> groups;
-    std::map<std::string, double> best;
     std::vector<PlanRecord> plans;
+    std::vector<double> seconds;
     for (PlanRecord &r : read_plan_dataset(paths)) {
         if (!r.seconds || *r.seconds <= 0 || r.rows.empty()) continue;
-        double &b = best.emplace(r.group(), *r.seconds).first->second;
-        b = std::min(b, *r.seconds);
+        seconds.push_back(*r.seconds);
         plans.push_back(std::move(r));
     }
     for (PlanRecord &r : plans) {
         d.rows.push_back(r.rows);
-        d.labels.push_back((float)std::log2(1.0 + best[r.group()] / *r.seconds));
         d.throughput.push_back(1.0 / *r.seconds);
         d.group.push_back(groups.emplace(r.group(), groups.size()).first->second);
         d.family.push_back(r.label.empty() ? r.pipeline : r.label);
@@ -77,6 +76,7 @@ Data load_plans(const std::vector<std::string> &paths, std::vector<double> *esti
         DatasetRecord stub;  // only the count of records is read for plans
         d.recs.push_back(stub);
     }
+    d.labels = rank_labels_within_groups(d.group, seconds);
     return d;
 }
 
@@ -129,7 +129,10 @@ Quality quality(const Data &d, const std::vector<size_t> &ix, const std::vector<
 bool g_plans = false;  // predictions are plan labels (relative speeds), not kernel throughput labels
 
 PackSumModelParams params_for(Objective o) {
-    PackSumModelParams params = base_model_params(o);
+    // Plans: the search's plan model's parameters (the pairwise objective's; regression keeps
+    // them, with its own objective).
+    PackSumModelParams params = g_plans ? plan_model_params() : base_model_params(o);
+    params.objective = o;
     if (g_depth > 0) params.max_depth = g_depth;
     if (g_rounds > 0) params.rounds = g_rounds;
     if (g_eta > 0) params.eta = g_eta;

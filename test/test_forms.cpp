@@ -495,6 +495,33 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
     check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});
 }
 
+// No operand is read densely along the output's innermost dimension, one is along dimension 1
+// (attention scores with a transposed query q(i, d, b); a dense layer with both operands
+// transposed): the vectors move there where it fills a register tile's columns (four vectors)
+// at every shape of the family (analysis/VectorChoice.h), and stay where it does not (from
+// T = 1 the unmoved space's dot kernels win). (Below the family's range the moved form's
+// transposing pass is tiled for the range's smallest extent: Halide's bounds check refuses it.)
+TEST_CASE("vectors move to the dimension an operand is dense along, where it fills a tile", "[forms]") {
+    contraction_forms::Sizes from_32;
+    from_32.t_min = 32;
+    from_32.t_max = 80;
+    from_32.K = 64;
+    std::string log = check_form("bmm_nt/lhs_transposed", "scores", {32, 33, 47, 64, 80, 90}, from_32);
+    CHECK_THAT(log, Catch::Contains("vectors moved off"));
+    CHECK_THAT(log, Catch::Contains("vectors along i"));
+    log = check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
+    CHECK_THAT(log, !Catch::Contains("vectors moved off"));
+    contraction_forms::Sizes rows_32;
+    rows_32.rows_per_t = 32;
+    log = check_form("layout/TT", "y", {1, 2, 5, 16, 37, 64, 100}, rows_32);
+    CHECK_THAT(log, Catch::Contains("vectors moved off"));
+    // NN and TN read the weights densely along the features: nothing moves.
+    for (const char *how : {"NN", "TN"}) {
+        log = check_form(std::string("layout/") + how, "y", {1, 2, 5, 16, 37}, rows_32);
+        CHECK_THAT(log, !Catch::Contains("vectors moved off"));
+    }
+}
+
 TEST_CASE("a dense layer stored with its rows innermost: recognized, correct, guard-free", "[forms]") {
     // y(m, n) with T from 1: vectors along m would fill one lane at T = 1, so they move to n (80
     // features) on a wrapper of the accumulator; y is a transposing pass (analysis/VectorChoice.h).

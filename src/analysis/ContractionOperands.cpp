@@ -96,6 +96,14 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     }
     for (const std::string &v : acc_args) o.uses_acc_arg.push_back(call_uses_var(c, v));
     for (const std::string &v : acc_args) {
+        bool unit = !c->args.empty() && expr_uses_var(c->args[0], v);
+        if (unit) {
+            const Expr x = Variable::make(Int(32), v);
+            unit = is_const_one(simplify(substitute(v, x + 1, c->args[0]) - c->args[0]));
+        }
+        o.unit_stride_acc_arg.push_back(unit);
+    }
+    for (const std::string &v : acc_args) {
         o.window_acc_arg.push_back(std::any_of(c->args.begin(), c->args.end(), [&](const Expr &arg) {
             return expr_uses_var(arg, v) && std::any_of(rvars.begin(), rvars.end(), [&](const LoopVar &r) {
                        return expr_uses_var(arg, r.name);

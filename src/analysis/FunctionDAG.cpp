@@ -15,22 +15,6 @@ namespace diet {
 using namespace Halide;
 using namespace Halide::Internal;
 
-std::vector<std::string> StageNode::pure_vars() const {
-    std::vector<std::string> v;
-    for (const auto &l : loops) {
-        if (!l.is_rvar) v.push_back(l.name);
-    }
-    return v;
-}
-
-std::vector<std::string> StageNode::rvars() const {
-    std::vector<std::string> v;
-    for (const auto &l : loops) {
-        if (l.is_rvar) v.push_back(l.name);
-    }
-    return v;
-}
-
 namespace {
 
 // MatmulPattern::fused_reduction: one update over two reduction variables that every operand
@@ -119,29 +103,6 @@ namespace {
 
 
 
-// The loops of one stage, innermost first, as Halide's schedule lists them.
-StageNode make_stage(const Definition &def, int index) {
-    StageNode s;
-    s.index = index;
-    std::map<std::string, ReductionVariable> rv;
-    for (const ReductionVariable &r : def.schedule().rvars()) {
-        rv[r.var] = r;
-    }
-    for (const Dim &d : def.schedule().dims()) {
-        if (d.var == Var::outermost().name()) continue;
-        LoopVar l;
-        l.name = d.var;
-        auto it = rv.find(d.var);
-        if (it != rv.end()) {
-            l.is_rvar = true;
-            l.min = it->second.min;
-            l.extent = it->second.extent;
-        }
-        s.loops.push_back(l);
-    }
-    return s;
-}
-
 // If every call to `producer` in `consumer` uses the consumer's pure arguments, the mapping
 // consumer-dim -> producer-arg; empty otherwise.
 std::vector<int> pointwise_mapping(const Function &consumer, const std::string &producer) {
@@ -184,14 +145,6 @@ std::string joined(const std::vector<std::string> &v) {
 
 }  // namespace
 
-std::vector<StageNode> stages_of(const Function &f) {
-    std::vector<StageNode> s;
-    if (!f.has_pure_definition()) return s;
-    s.push_back(make_stage(f.definition(), 0));
-    for (size_t u = 0; u < f.updates().size(); u++) s.push_back(make_stage(f.updates()[u], (int)u + 1));
-    return s;
-}
-
 VectorMoves vector_moves_of(const std::vector<MatmulPattern> &patterns) {
     VectorMoves moves;
     for (const MatmulPattern &p : patterns) {
@@ -218,12 +171,7 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves
         for (const Function &o : outputs) {
             n.is_output |= o.name() == n.name;
         }
-        if (n.func.has_pure_definition()) {
-            n.stages.push_back(make_stage(n.func.definition(), 0));
-            for (size_t u = 0; u < n.func.updates().size(); u++) {
-                n.stages.push_back(make_stage(n.func.updates()[u], (int)u + 1));
-            }
-        }
+        n.stages = stages_of(n.func);
         index_[n.name] = (int)nodes_.size();
         nodes_.push_back(n);
     }

@@ -66,6 +66,9 @@ struct ContractionOperand {
     bool separable = true;
     // Which of acc's arguments it moves with (indexed like acc's arguments).
     std::vector<bool> uses_acc_arg;
+    // Which of acc's arguments its innermost argument steps by one element (a vector along that
+    // argument would be one dense load of it).
+    std::vector<bool> unit_stride_acc_arg;
     // Which of acc's arguments it reads through a window: an argument moving with that one and
     // with a reduction variable (a convolution's in(x + r.x, y + r.y)). Neighbouring outputs
     // along it read overlapping regions.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace diet {
 
@@ -28,6 +29,34 @@ bool vectors_stay(const MatmulPattern &p) {
            p.vector_period > 0 || p.depth_dim >= 0 || p.several_updates() || p.host_extent.size() < 2;
 }
 
+// Heuristic ("vectors where an operand is dense"): no operand is read densely along the output's
+// innermost dimension (each vector there is a gather, or a staged copy of a strided operand:
+// attention scores with a transposed query, q(i, d, b) . k(d, j, b), or a dense layer with
+// both operands transposed), but one operand is contiguous along the host's dimension 1 and
+// another is a broadcast along it: the vectors move there, where the column kernels load that
+// operand directly and broadcast the other. Only where the moved dimension fills a vector at
+// every shape checked: shorter, its tiles fall back to scalar columns (moving the transposed
+// query's attention scores ran 3-5x slower at T = 1-3, 1.3-2.7x faster from T = 8; a dense
+// layer with both operands transposed, 16T rows, 1.07-1.3x faster at T = 1-16, within 4% above;
+// AVX2 guest, interleaved, apps/results/cpu/dense_vector_moves_2026-11-29/).
+std::optional<int> dense_moved_arg(const MatmulPattern &p, const ShapeFamily &family, const std::vector<Shape> &shapes,
+                                   int lanes) {
+    if (p.host_extent.size() < 2 || lanes < 2) return std::nullopt;
+    const int arg = p.acc_arg_of_host_dim[1];
+    bool dense_now = false, dense_moved = false, read = false, broadcast = false;
+    for (const ContractionOperand &o : p.operands) {
+        dense_now |= o.vector_arg == 0 && !o.vector_gather;
+        const bool moves_with = arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[arg];
+        read |= moves_with;
+        broadcast |= !moves_with;
+        dense_moved |= moves_with && o.unit_stride_acc_arg[arg] && !o.computed;
+    }
+    if (dense_now || !dense_moved || !read || !broadcast) return std::nullopt;
+    const std::optional<int64_t> extent = smallest_extent(p.host_extent[1], family, shapes);
+    if (!extent || *extent < kTileVectors * lanes) return std::nullopt;
+    return arg;
+}
+
 }  // namespace
 
 VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &family, const std::vector<Shape> &shapes,
@@ -43,6 +72,10 @@ VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &famil
         // A register tile is a few vectors wide (the kernels' columns): a dimension of fewer than
         // kTileVectors vectors at some shape cannot fill one there.
         const int64_t wide = kTileVectors * lanes(p.type);
+        if (const std::optional<int> dense = dense_moved_arg(p, family, checked, lanes(p.type))) {
+            moves[p.acc] = *dense;
+            continue;
+        }
         const std::optional<int64_t> innermost = smallest_extent(p.host_extent[0], family, checked);
         if (!innermost || *innermost >= wide) continue;
         int best_arg = -1;

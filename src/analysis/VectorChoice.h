@@ -20,10 +20,14 @@ namespace diet {
 // (among `shapes` and the family's smallest: too short for a register tile's columns), the
 // accumulator argument of the host's dimension 1 when that is at least four vectors long at every
 // such shape and some operand is a broadcast along it (a dense layer's features, not a batch).
-// Outputs whose innermost dimension always
-// fills a register tile, updates on a batched output, grouped or deep-tiled contractions and
-// several updates are left as they are. (A 2-D update on the output keeps the output as its host:
-// the wrapper its tiles fill is stored in the moved order, and the output's two passes read it.)
+// Also (heuristic "vectors where an operand is dense", VectorChoice.cpp's dense_moved_arg): a
+// contraction no operand of which is read densely along the innermost dimension moves its vectors
+// to dimension 1 when an operand is contiguous along it, another is a broadcast along it, and it
+// fills a vector at every such shape (attention scores with a transposed query; a dense layer
+// with both operands transposed). Otherwise outputs whose innermost dimension always fills a
+// register tile, updates on a batched output, grouped or deep-tiled contractions and several
+// updates are left as they are. (A 2-D update on the output keeps the output as its host: the
+// wrapper its tiles fill is stored in the moved order, and the output's two passes read it.)
 VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &family, const std::vector<Shape> &shapes,
                                 const std::function<int(const Halide::Type &)> &lanes);
 

@@ -25,6 +25,27 @@ PackSumModelParams model_params(Objective objective) {
     return p;
 }
 
+PackSumModelParams plan_model_params() {
+    PackSumModelParams p = model_params(Objective::PairwiseRank);
+    p.max_depth = 5;
+    p.rounds = 400;
+    p.min_child_weight = 1;
+    return p;
+}
+
+std::vector<float> rank_labels_within_groups(const std::vector<size_t> &group, const std::vector<double> &seconds) {
+    std::map<size_t, std::vector<double>> times;
+    for (size_t i = 0; i < group.size(); i++) times[group[i]].push_back(seconds[i]);
+    std::vector<float> labels;
+    for (size_t i = 0; i < group.size(); i++) {
+        const std::vector<double> &t = times[group[i]];
+        double slower = 0;
+        for (double x : t) slower += x > seconds[i] ? 1.0 : x == seconds[i] ? 0.5 : 0.0;
+        labels.push_back((float)((slower + 0.5) / (double)t.size()));
+    }
+    return labels;
+}
+
 double mean_tau_within_shape(const std::vector<size_t> &shape, const std::vector<double> &pred,
                              const std::vector<double> &meas) {
     std::map<size_t, std::pair<std::vector<double>, std::vector<double>>> by;

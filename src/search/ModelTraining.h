@@ -26,6 +26,19 @@ double throughput_of_label(double label);
 // default depth 10 of Ansor's larger data sets).
 PackSumModelParams model_params(Objective objective = Objective::Regression);
 
+// The stage-rule plan model (search/PlanSearch.cpp, and `diet_model eval-plans` that judges it):
+// pairwise, depth 5, 400 rounds, trained on rank_labels_within_groups. On the committed plan
+// dataset (979 plans, 33 groups) this raised the within-shape tau from 0.424 / 0.407 (8-fold,
+// fold seeds 1 / 2; depth 3 on log2(1 + best / time)) to 0.468 / 0.463, and with each pipeline
+// held out from 0.214 to 0.230; deeper trees raised the 8-fold figure further but lowered the
+// held-out one (apps/results/cpu/cost_model/plan_model_experiments_2026-11-29/).
+PackSumModelParams plan_model_params();
+// Each program's rank by measured time within its group, scaled into (0, 1) (higher: faster; ties
+// share a rank). The pairwise loss weighs a pair by its label gap: with ranks, by how many of the
+// group's programs lie between the two, not by how much faster one is (the fastest few no longer
+// dominate the loss).
+std::vector<float> rank_labels_within_groups(const std::vector<size_t> &group, const std::vector<double> &seconds);
+
 // Kendall's tau within each shape, averaged over the shapes with at least three pairs: how well
 // the model ranks the kernels at one shape, which is what the search and the dispatch ask of it.
 // (Across shapes the tau of times is inflated by the shapes' sizes alone.)

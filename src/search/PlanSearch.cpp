@@ -167,7 +167,8 @@ bool mutate_plan(PipelinePlan &plan, uint64_t &rng) {
 namespace {
 
 // The plan cost model of one search: pairwise pack-sum over the plan features, one group per
-// search shape, label log2(1 + heuristic plan's time / plan's time) (positive, higher is faster).
+// search shape, labelled by rank within its shape (search/ModelTraining.h plan_model_params,
+// rank_labels_within_groups: recomputed from the measured times at every retraining).
 struct PlanModel {
     std::vector<FeatureRows> rows;
     std::vector<float> labels;
@@ -176,14 +177,14 @@ struct PlanModel {
     std::unique_ptr<PackSumModel> model;
     double seconds_training = 0;
 
-    void add(const FeatureRows &r, size_t s, double secs, double base_secs, double estimate) {
+    void add(const FeatureRows &r, size_t s, double secs, double estimate) {
         rows.push_back(r);
         shape.push_back(s);
-        labels.push_back((float)std::log2(1.0 + base_secs / secs));
         seconds.push_back(secs);
+        labels = rank_labels_within_groups(shape, seconds);
         estimates.push_back(estimate);
     }
-    static PackSumModelParams params() { return model_params(Objective::PairwiseRank); }
+    static PackSumModelParams params() { return plan_model_params(); }
     void retrain() {
         const auto t0 = std::chrono::steady_clock::now();
         auto m = std::make_unique<PackSumModel>(params());
@@ -279,7 +280,7 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
             for (size_t s = 0; s < shapes.size(); s++) {
                 double est = 0;
                 FeatureRows rows = featurize(plans[i], s, &est);
-                if (std::isfinite(secs[i][s])) pm.add(rows, s, secs[i][s], base[s], est);
+                if (std::isfinite(secs[i][s])) pm.add(rows, s, secs[i][s], est);
                 if (!opts.dataset_path.empty()) {
                     PlanRecord r{fingerprint, "", target.to_string(), ShapeFamily::to_string(shapes[s]), plan_key(plans[i]), rows, est, std::nullopt};
                     if (std::isfinite(secs[i][s])) r.seconds = secs[i][s];

@@ -339,8 +339,8 @@ int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vect
     const int64_t rows = kernel_extents.size() > 1 ? kernel_extents[1] : 1;
     int64_t iterations = ceil_div(ceil_div(cols, t.cols), k.panel_tiles);
     // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension;
-    // staged, one panel over every row and depth index (schedule/CpuTiling.cpp).
-    const bool deep = t.depth > 1 && kernel_extents.size() > 2;
+    // staged, one panel over every row and depth index, in its flat variants too (schedule/CpuTiling.cpp).
+    const bool deep = (t.depth > 1 || (k.depth > 1 && k.stage_strided)) && kernel_extents.size() > 2;
     if (deep && !k.stage_strided) iterations *= ceil_div(rows, t.rows);
     for (size_t d = deep ? 3 : 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
     const int64_t work = (deep ? (k.stage_strided ? rows : t.rows) * kernel_extents[2] : rows) *
