@@ -148,15 +148,25 @@ void ScheduleApplier::transposed_output_pass(const FuncRef &out, StageRef &st, c
 }
 
 // A pass over a batched output (its init, or `out += wrapper` of an update on the output):
-// the innermost loop vectorized (guarded tail), the outermost batch loop parallel in groups
-// of `slices_per_task` slices (a slice of a small shape is too little work for one task).
-void ScheduleApplier::batched_output_pass(StageRef &st, const StageNode &s, int lanes, const SizeExpr &slices_per_task) {
+// the innermost loop vectorized (guarded tail) where it is at least a vector long, the outermost
+// batch loop parallel in groups of `slices_per_task` slices (a slice of a small shape is too little
+// work for one task).
+void ScheduleApplier::batched_output_pass(StageRef &st, const StageNode &s, int lanes, const SizeExpr &slices_per_task,
+                                          const SizeExpr &inner_extent) {
     const std::string inner = s.loops.front().name, outer = s.loops.back().name;
     w_.split(st, outer, outer + "_o", outer + "_i", slices_per_task, TailStrategy::GuardWithIf);
     w_.parallel(st, outer + "_o");
     if (lanes > 1) {
-        w_.split(st, inner, inner + "_vo", inner + "_vi", lanes, TailStrategy::GuardWithIf);
-        w_.vectorize(st, inner + "_vi");
+        // Rows narrower than a vector run scalar: with masked vectors each row's store overlaps
+        // the next row's load (rows T = 1-7 floats apart), which the CPU cannot forward, and the
+        // update pass waited on every row (attention scores updated on the output, 192 heads,
+        // AVX2: 1.5x faster at T = 1-2, 1.16-1.39x at T = 3-7, apps/results/cpu/dense_vector_moves_2026-11-29/).
+        const Condition wide_rows = w_.at_least(inner_extent, lanes);
+        const Expr decided = simplify_size_condition(wide_rows.expr);
+        if (Internal::is_const_zero(decided)) return;
+        StageRef wide = Internal::is_const_one(decided) ? st : w_.specialize(st, wide_rows);
+        w_.split(wide, inner, inner + "_vo", inner + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.vectorize(wide, inner + "_vi");
     }
 }
 

@@ -66,7 +66,8 @@ private:
     bool default_cpu_stage(StageRef &st, const StageNode &s, int lanes);
     void store_in_host_order(const FuncRef &host, const MatmulPattern &p);
     void transposed_output_pass(const FuncRef &out, StageRef &st, const StageNode &s, int lanes);
-    void batched_output_pass(StageRef &st, const StageNode &s, int lanes, const SizeExpr &slices_per_task);
+    void batched_output_pass(StageRef &st, const StageNode &s, int lanes, const SizeExpr &slices_per_task,
+                             const SizeExpr &inner_extent);
     bool default_gpu_stage(StageRef &st, const StageNode &s);
 
     // ---- a contraction: placement, staging, dispatch leaves (ApplyMatmul.cpp) ----
