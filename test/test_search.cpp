@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "search/Evolution.h"
+#include "search/ModelTraining.h"
 
 #include <algorithm>
 #include <cmath>
@@ -168,4 +169,20 @@ TEST_CASE("seeded kernels start in the population and are measured first where p
     SearchResult r = evolutionary_search(space, {1, 1}, predict, measure, {}, p);
     CHECK(std::find(first_round.begin(), first_round.end(), std::make_pair(dot_index, (size_t)0)) != first_round.end());
     CHECK(r.best_kernel[0] == dot_index);
+}
+
+// The plan model's labels (search/ModelTraining.h): a plan's rank by time within its own group,
+// in (0, 1], higher for faster (the fastest 1), ties sharing a rank, groups independent.
+TEST_CASE("rank labels order each group by time, independently of the other groups", "[search][unit]") {
+    const std::vector<size_t> group = {0, 0, 0, 1, 1, 0};
+    const std::vector<double> seconds = {3.0, 1.0, 2.0, 100.0, 50.0, 2.0};
+    const std::vector<float> y = diet::rank_labels_within_groups(group, seconds);
+    REQUIRE(y.size() == group.size());
+    CHECK(y[1] == Approx(1.0));    // the fastest of group 0
+    CHECK(y[2] == Approx(0.625));  // the two 2 s plans share a rank
+    CHECK(y[5] == Approx(0.625));
+    CHECK(y[0] == Approx(0.25));   // the slowest of four
+    CHECK(y[4] == Approx(1.0));    // group 1's times do not matter to group 0's labels
+    CHECK(y[3] == Approx(0.5));
+    CHECK(diet::plan_model_params().objective == diet::Objective::PairwiseRank);
 }

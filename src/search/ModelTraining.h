@@ -33,8 +33,8 @@ PackSumModelParams model_params(Objective objective = Objective::Regression);
 // held out from 0.214 to 0.230; deeper trees raised the 8-fold figure further but lowered the
 // held-out one (apps/results/cpu/cost_model/plan_model_experiments_2026-11-29/).
 PackSumModelParams plan_model_params();
-// Each program's rank by measured time within its group, scaled into (0, 1) (higher: faster; ties
-// share a rank). The pairwise loss weighs a pair by its label gap: with ranks, by how many of the
+// Each program's rank by measured time within its group, scaled into (0, 1]: (programs slower
+// than it + half of those as fast, itself included, + 1/2) / group size; the fastest 1, ties share. The pairwise loss weighs a pair by its label gap: with ranks, by how many of the
 // group's programs lie between the two, not by how much faster one is (the fastest few no longer
 // dominate the loss).
 std::vector<float> rank_labels_within_groups(const std::vector<size_t> &group, const std::vector<double> &seconds);
