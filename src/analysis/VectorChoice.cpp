@@ -34,11 +34,13 @@ bool vectors_stay(const MatmulPattern &p) {
 // attention scores with a transposed query, q(i, d, b) . k(d, j, b), or a dense layer with
 // both operands transposed), but one operand is contiguous along the host's dimension 1 and
 // another is a broadcast along it: the vectors move there, where the column kernels load that
-// operand directly and broadcast the other. Only where the moved dimension fills a vector at
-// every shape checked: shorter, its tiles fall back to scalar columns (moving the transposed
-// query's attention scores ran 3-5x slower at T = 1-3, 1.3-2.7x faster from T = 8; a dense
-// layer with both operands transposed, 16T rows, 1.07-1.3x faster at T = 1-16, within 4% above;
-// AVX2 guest, interleaved, apps/results/cpu/dense_vector_moves_2026-11-29/).
+// operand directly and broadcast the other. Only where the moved dimension fills a register
+// tile's columns (kTileVectors vectors) at every shape checked: shorter, the unmoved space's
+// dot-product kernels win. AVX2 guest, interleaved (apps/results/cpu/dense_vector_moves_2026-11-29/):
+// transposed-query attention scores with T in [32, 128] 1.13-1.8x faster moved; a dense layer with
+// both operands transposed, 16T rows, T from 2: 1.25x at T = 2, 0.94x at 3, 1.05x at 5, 1.14x at
+// 16, even from 43. From T = 1 the move lost: the scores 3-5x at T = 1-3 (scalar column tiles),
+// the dense layer 0.56x the canonical form at T = 1 (the unmoved one's dot kernels: 1.03x).
 std::optional<int> dense_moved_arg(const MatmulPattern &p, const ShapeFamily &family, const std::vector<Shape> &shapes,
                                    int lanes) {
     if (p.host_extent.size() < 2 || lanes < 2) return std::nullopt;
