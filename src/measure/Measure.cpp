@@ -70,6 +70,21 @@ std::vector<TuningRecord> Measurer::measure_variants(const Pipeline &reference, 
     return measure_with_specs(reference, argument_specs(reference, shape), variants, shape, fingerprint);
 }
 
+void Measurer::add_requests(std::vector<BuildRequest> &requests, const Pipeline *reference,
+                            const std::vector<Variant> &variants) {
+    const std::string prefix = "diet" + std::to_string(getpid()) + "_";
+    if (reference) requests.push_back({prefix + std::to_string(next_symbol_++), *reference, reference_target(setup_.target)});
+    for (const Variant &v : variants) requests.push_back({prefix + std::to_string(next_symbol_++), v.pipeline, setup_.target});
+}
+
+std::vector<BuildResult> Measurer::build(const std::vector<BuildRequest> &requests) {
+    Builder builder(dir_, setup_.build_jobs);
+    const auto build_start = std::chrono::steady_clock::now();
+    std::vector<BuildResult> built = builder.build(requests);
+    seconds_compiling_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
+    return built;
+}
+
 std::vector<TuningRecord> Measurer::measure_with_specs(const Pipeline &reference, const std::vector<ArgSpec> &specs,
                                                        const std::vector<Variant> &variants, const Shape &shape,
                                                        const std::string &fingerprint,
@@ -95,13 +110,8 @@ std::vector<TuningRecord> Measurer::measure_with_specs(const Pipeline &reference
         }
     } else {
         std::vector<BuildRequest> requests;
-        std::string prefix = "diet" + std::to_string(getpid()) + "_";
-        if (!bench) requests.push_back({prefix + std::to_string(next_symbol_++), reference, ref_target});
-        for (const Variant &v : variants) requests.push_back({prefix + std::to_string(next_symbol_++), v.pipeline, target});
-        Builder builder(dir_, setup_.build_jobs);
-        const auto build_start = std::chrono::steady_clock::now();
-        built = builder.build(requests);
-        seconds_compiling_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
+        add_requests(requests, bench ? nullptr : &reference, variants);
+        built = build(requests);
     }
     size_t first_variant = bench ? 0 : 1;
 
@@ -223,8 +233,6 @@ std::vector<TuningRecord> Measurer::measure_candidates(const std::vector<Functio
     const bool at_once = !setup_.target.has_feature(Target::CUDA);
     std::vector<Prepared> shapes;
     std::vector<BuildRequest> requests;
-    const std::string prefix = "diet" + std::to_string(getpid()) + "_";
-    const Target ref_target = reference_target(setup_.target);
     for (const auto &[shape, indices] : group_by_shape(jobs)) {
         // The arguments from the caller's (symbolic) estimates; then the copies.
         saved.restore();
@@ -240,18 +248,14 @@ std::vector<TuningRecord> Measurer::measure_candidates(const std::vector<Functio
             continue;
         }
         pr.first_request = requests.size();
-        requests.push_back({prefix + std::to_string(next_symbol_++), pr.reference, ref_target});
-        for (const Variant &v : pr.variants) requests.push_back({prefix + std::to_string(next_symbol_++), v.pipeline, setup_.target});
+        add_requests(requests, &pr.reference, pr.variants);
         shapes.push_back(std::move(pr));
     }
     if (!at_once || shapes.empty()) return records;
     // Built with the last shape's constants in the shared Parameters' estimates: Halide 14's code
     // generator writes (constant) estimates into each library's metadata, which the runner does
     // not read; the code itself depends on no estimate.
-    Builder builder(dir_, setup_.build_jobs);
-    const auto build_start = std::chrono::steady_clock::now();
-    const std::vector<BuildResult> built = builder.build(requests);
-    seconds_compiling_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
+    const std::vector<BuildResult> built = build(requests);
     saved.restore();
     for (const Prepared &pr : shapes) {
         const std::vector<BuildResult> mine(built.begin() + pr.first_request,

@@ -77,6 +77,12 @@ private:
     double seconds_compiling_ = 0;
     // Inputs and reference outputs per (reference algorithm, shape), least recently used first.
     std::list<std::pair<std::string, std::unique_ptr<ShapeBench>>> benches_;
+    // Appends the build requests of `reference` (when given, on the reference target) and of the
+    // variants, each under a fresh symbol.
+    void add_requests(std::vector<BuildRequest> &requests, const Halide::Pipeline *reference,
+                      const std::vector<Variant> &variants);
+    // Builds them in parallel, the wall time counted in seconds_compiling().
+    std::vector<BuildResult> build(const std::vector<BuildRequest> &requests);
     // `prebuilt`: the reference's build and the variants', in that order, made by the caller (every
     // shape of a call built at once); null: built here.
     std::vector<TuningRecord> measure_with_specs(const Halide::Pipeline &reference, const std::vector<ArgSpec> &specs,

@@ -40,7 +40,7 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
             outer = {"n_t"};
         }
         outer.insert(outer.end(), nm.batch.begin() + 1, nm.batch.end());
-    } else if (k.depth > 1 && k.stage_strided) {
+    } else if (task_spans_depth(t, k)) {
         // A staged deep kernel's flat variant (depth or rows shorter than its tile: T < 4 for
         // attention in numpy's order): the task stays one panel over every depth index, so the
         // operands are copied once per panel, not once per depth index (192 heads, AVX2,

@@ -28,8 +28,7 @@ SizeExpr task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t,
     SizeExpr iterations = ceil_div(ceil_div(cols, size_constant(t.cols)), size_constant(k.panel_tiles));
     // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension;
     // staged, one panel over every row and depth index (CpuTiling.cpp).
-    // (A staged deep kernel's flat variants keep the staged task: CpuTiling.cpp.)
-    const bool deep = (t.depth > 1 || (k.depth > 1 && k.stage_strided)) && ext.size() > 2, row_tasks = deep && !k.stage_strided;
+    const bool deep = task_spans_depth(t, k) && ext.size() > 2, row_tasks = deep && !k.stage_strided;
     if (row_tasks) iterations = iterations * ceil_div(rows, size_constant(t.rows));
     for (size_t d = deep ? 3 : 2; d < ext.size(); d++) iterations = iterations * ext[d];
     std::vector<SizeExpr> work = {reduction_points_expr(ext, reduction), size_min(cols, size_constant(panel_cols)),

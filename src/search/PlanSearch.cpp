@@ -168,10 +168,9 @@ namespace {
 
 // The plan cost model of one search: pairwise pack-sum over the plan features, one group per
 // search shape, labelled by rank within its shape (search/ModelTraining.h plan_model_params,
-// rank_labels_within_groups: recomputed from the measured times at every retraining).
+// rank_labels_within_groups: derived from the measured times whenever the model is fitted).
 struct PlanModel {
     std::vector<FeatureRows> rows;
-    std::vector<float> labels;
     std::vector<size_t> shape;
     std::vector<double> seconds, estimates;
     std::unique_ptr<PackSumModel> model;
@@ -181,14 +180,14 @@ struct PlanModel {
         rows.push_back(r);
         shape.push_back(s);
         seconds.push_back(secs);
-        labels = rank_labels_within_groups(shape, seconds);
         estimates.push_back(estimate);
     }
     static PackSumModelParams params() { return plan_model_params(); }
+    std::vector<float> labels() const { return rank_labels_within_groups(shape, seconds); }
     void retrain() {
         const auto t0 = std::chrono::steady_clock::now();
         auto m = std::make_unique<PackSumModel>(params());
-        m->train(rows, labels, shape);
+        m->train(rows, labels(), shape);
         model = m->trained() ? std::move(m) : nullptr;
         seconds_training += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -200,7 +199,7 @@ struct PlanModel {
     }
     // 8-fold cross-validation of the model over the measured plans.
     double cross_validated_tau(uint64_t seed) const {
-        std::vector<double> pred = cross_validated_scores(rows, labels, shape, 8, seed, params());
+        std::vector<double> pred = cross_validated_scores(rows, labels(), shape, 8, seed, params());
         return pred.empty() ? 0.0 : tau_within_shape(pred);
     }
 };

@@ -340,7 +340,7 @@ int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vect
     int64_t iterations = ceil_div(ceil_div(cols, t.cols), k.panel_tiles);
     // A deep tile's iteration (CpuKernel::depth) is one row tile over the whole depth dimension;
     // staged, one panel over every row and depth index, in its flat variants too (schedule/CpuTiling.cpp).
-    const bool deep = (t.depth > 1 || (k.depth > 1 && k.stage_strided)) && kernel_extents.size() > 2;
+    const bool deep = task_spans_depth(t, k) && kernel_extents.size() > 2;
     if (deep && !k.stage_strided) iterations *= ceil_div(rows, t.rows);
     for (size_t d = deep ? 3 : 2; d < kernel_extents.size(); d++) iterations *= kernel_extents[d];
     const int64_t work = (deep ? (k.stage_strided ? rows : t.rows) * kernel_extents[2] : rows) *

@@ -199,6 +199,11 @@ std::vector<TileVariant> tile_variants(const MicroKernel &k);
 // multiply-adds (a few microseconds) measured best among 8K..2M on batch_matmul at T = 5..128
 // (2-core AVX-512 host); a heuristic, independent of the core count.
 constexpr int64_t kMinTaskFmas = 131072;
+// A task spans the depth dimension (schedule/CpuTiling.cpp): a deep tile's task, and a staged deep
+// kernel's in every variant (its flat ones too: the operands are then copied once per panel).
+inline bool task_spans_depth(const TileVariant &t, const CpuKernel &k) {
+    return t.depth > 1 || (k.depth > 1 && k.stage_strided);
+}
 int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vector<int64_t> &kernel_extents,
                        int64_t reduction_points);
 // The reduction extent assumed where nothing better is known: constant extents, 64 per symbolic one.
