@@ -257,14 +257,15 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     CHECK((column_kernels || dot_kernels));
     if (column_kernels) CHECK(check.loops > 0);
     for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    // The rfactor intermediates' compute loops (<acc>_intm): the dot leaves' lanes, and the
+    // in-place leaves among staged ones (tile_acc_direct). (All leaves may be dot-product
+    // kernels: then no column kernel's loops exist.)
+    ComputeLoopCheck intermediates(p.acc.substr(0, p.acc.find('$')), true, true);
+    lowered.accept(&intermediates);
+    for (const std::string &problem : intermediates.problems) FAIL_CHECK(problem);
     if (dot_leaves || dot_kernels) {
         CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
-        // The dot leaves' compute loops: the rfactor intermediate's update (<acc>_intm). (All
-        // leaves may be dot-product kernels: then no column kernel's loops exist.)
-        ComputeLoopCheck dots(p.acc.substr(0, p.acc.find('$')), true, true);
-        lowered.accept(&dots);
-        CHECK(dots.loops > 0);
-        for (const std::string &problem : dots.problems) FAIL_CHECK(problem);
+        CHECK(intermediates.loops > 0);
     }
 
     check_values(diet_form, ref_form, dp, rp, ts, target);
@@ -486,11 +487,21 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
     // tiles are in whole vectors: 20 heads (a shifted-inward last vector).
     contraction_forms::Sizes twenty_heads;
     twenty_heads.heads = 20;
+    // The scores' reduction steps are a page apart from T = 52 (20 heads): small T read the
+    // operands in place, large T from staged panels, in one dispatch (unstaged_alternatives); the
+    // in-place leaves compute in an rfactor intermediate, checked like every compute loop.
     for (const char *form : {"bmm_nt/batch_innermost", "bmm_nn/batch_innermost"}) {
-        const std::string log = check_form(form, std::string(form).rfind("bmm_nt", 0) == 0 ? "scores" : "context",
-                                           {1, 2, 4, 7, 33, 64, 70}, twenty_heads);
+        const bool scores = std::string(form).rfind("bmm_nt", 0) == 0;
+        std::string lowered;
+        const std::string log = check_form(form, scores ? "scores" : "context", {1, 2, 4, 7, 33, 64, 70}, twenty_heads,
+                                           {}, false, &lowered);
         CHECK_THAT(log, Catch::Contains("register tiles over"));
         CHECK_THAT(log, Catch::Contains(", depth="));
+        if (scores) {
+            CHECK_THAT(log, Catch::Contains("stage=0, depth="));
+            CHECK_THAT(log, Catch::Contains("stage=1, depth="));
+            CHECK_THAT(lowered, Catch::Contains("_intm"));
+        }
     }
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
     check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});

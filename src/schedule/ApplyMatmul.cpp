@@ -135,9 +135,15 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     Dispatch leaves = kc.dispatch;
     if (leaves.empty()) leaves.leaves.push_back({kc.kernel, {}, {}, "", ""});
     const MicroKernel &first = leaves.leaves[0].kernel;
+    // Staging is shared by the leaves, but for in-place column leaves among staged ones
+    // (space/MicroKernel.h unstaged_alternatives: run as schedule/CpuTiling.h tile_acc_direct).
+    operands_staged_ = std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
+                                   [](const DispatchLeaf &l) { return l.kernel.cpu.stage_strided; });
     for (const DispatchLeaf &l : leaves.leaves) {
-        internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.stage_strided == first.cpu.stage_strided &&
-                        l.kernel.cpu.k_pack == first.cpu.k_pack)
+        const bool in_place_column = !l.kernel.gpu && !l.kernel.cpu.dot && !l.kernel.cpu.stage_strided &&
+                                     p.depth_dim > 0 && !p.several_updates() && p.fused_reduction.empty();
+        internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.k_pack == first.cpu.k_pack &&
+                        (l.kernel.cpu.stage_strided == operands_staged_ || in_place_column))
             << "Diet: the kernels of one dispatch disagree on operand staging\n";
     }
 
@@ -164,7 +170,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
             // The run of tasks one thread takes exists as a loop where tile_host_cpu fuses the
             // task loops (not where the host's region is inferred).
             stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ ? "" : task + "_o",
-                               first.cpu.vector_width, first.cpu.stage_strided, first.cpu.k_pack);
+                               first.cpu.vector_width, operands_staged_, first.cpu.k_pack);
         }
     } else {
         // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.

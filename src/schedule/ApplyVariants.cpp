@@ -170,6 +170,8 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
         if (k.cpu.dot) {
             tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
+        } else if (operands_staged_ && !k.cpu.stage_strided) {
+            tile_acc_direct(w_, is, us, t, k.cpu, nm, host);
         } else {
             tile_acc_init(w_, is, t, nm, true);
             for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);

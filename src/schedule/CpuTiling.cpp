@@ -1,6 +1,7 @@
 #include "schedule/CpuTiling.h"
 
 #include "analysis/FunctionDAG.h"
+#include "common/Errors.h"
 
 namespace diet {
 
@@ -172,6 +173,23 @@ void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const
     if (t.cols > 1) w.unroll(is, nm.rn);
     if (t.rows > 1) w.unroll(is, nm.rm);
     for (size_t u = 0; u < us.size(); u++) tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host);
+}
+
+void tile_acc_direct(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
+                     const ContractionLoopNames &nm, FuncRef &host) {
+    internal_assert(us.size() == 1) << "Diet: an in-place leaf among staged ones applied to " << us.size() << " updates\n";
+    tile_acc_init(w, is, t, nm, true);
+    std::vector<std::string> storage = {nm.rn, nm.rm};
+    storage.insert(storage.end(), nm.rbatch.begin(), nm.rbatch.end());
+    FuncRef direct = w.rfactor_all(us[0], "direct");
+    w.compute_at(direct, host, "n_p", false);
+    w.reorder_storage(direct, storage);
+    const std::vector<StageNode> ds = stages_of(direct.func.function());
+    StageRef di = w.stage(direct, 0, ds[0]), du = w.stage(direct, 1, ds[1]);
+    tile_acc_init(w, di, t, nm, true);
+    tile_update_cpu(w, du, t, k, nm, nm.update_reductions[0]);
+    // acc's update is now `acc += direct` over the tile: its vectors, unrolled, as the init.
+    tile_acc_init(w, us[0], t, nm, true);
 }
 
 namespace {

@@ -40,4 +40,12 @@ void tile_update_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &us, const Tile
 void tile_acc_dot(ScheduleWriter &w, ScheduleWriter::StageRef &is, ContractionUpdates &us, const TileVariant &t,
                   const CpuKernel &k, const ContractionLoopNames &nm, ScheduleWriter::FuncRef &host);
 
+// A column kernel that reads its operands in place, in a dispatch whose other leaves read staged
+// panels of them (space/MicroKernel.h unstaged_alternatives): the panel wrappers are Func-level,
+// so this leaf's update moves into an rfactor intermediate `direct` (computed per register tile
+// of `host`, reading the operands themselves) and acc's update adds that tile. The panels are not
+// realized on this branch (nothing on it reads them).
+void tile_acc_direct(ScheduleWriter &w, ScheduleWriter::StageRef &is, ContractionUpdates &us, const TileVariant &t,
+                     const CpuKernel &k, const ContractionLoopNames &nm, ScheduleWriter::FuncRef &host);
+
 }  // namespace diet

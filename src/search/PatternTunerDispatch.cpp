@@ -61,13 +61,14 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
         return t;
     };
     // Operand staging is one choice per stage (a wrapper Func exists for every specialization
-    // or for none): the staging of most shapes' winners; the candidates restricted to it.
+    // or for none): the staging of most shapes' winners; the candidates restricted to it. Not
+    // where in-place leaves run beside staged ones (MatmulExtents::unstaged_alternatives).
     CostTable table = table_for(cands);
     int staged_votes = 0;
     for (size_t w : vote(table)) staged_votes += space_[cands[w]].cpu.stage_strided ? 1 : -1;
     std::vector<size_t> same;
     for (size_t k : cands) {
-        if (space_[k].cpu.stage_strided == (staged_votes >= 0)) same.push_back(k);
+        if (space_[k].cpu.stage_strided == (staged_votes >= 0) || ext_.unstaged_alternatives) same.push_back(k);
     }
     if (same.size() != cands.size()) {
         cands = same;

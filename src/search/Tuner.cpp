@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -48,31 +49,37 @@ Pipeline as_pipeline(const std::vector<Function> &outputs) {
 
 // No trials and no model: the heuristic's per-shape scores also move with each shape's wave and
 // padding fractions, and a dispatch built on them would fragment into many leaves (each compiled,
-// with its tile variants). Only the structural choice is taken: the heuristic's best column kernel
-// and its best dot-product kernel over the family (the same tie rule as choose_by_heuristic), each
-// training shape taking the one it scores higher. Without dot-product kernels: the column kernel.
+// with its tile variants). Only the structural choice is taken: the heuristic's best kernel of
+// each kind over the family (column kernels staging their operands, column kernels reading them
+// in place where the space holds both: unstaged_alternatives, and dot-product kernels; the same
+// tie rule as choose_by_heuristic), each training shape taking the one it scores highest. With
+// one kind: its best kernel.
 std::vector<size_t> heuristic_kind_per_shape(const std::vector<MicroKernel> &space, const MatmulExtents &ext,
                                              int workers) {
-    std::optional<size_t> best_of[2];  // [column, dot]
-    double score[2] = {-1, -1};
+    const auto kind_of = [](const MicroKernel &k) { return k.cpu.dot ? 2 : k.cpu.stage_strided ? 1 : 0; };
+    std::map<int, size_t> best_of;
+    std::map<int, double> score;
     for (size_t k = 0; k < space.size(); k++) {
-        const int kind = space[k].cpu.dot ? 1 : 0;
+        const int kind = kind_of(space[k]);
         const double sc = heuristic_score(space[k], ext, workers);
-        if (sc > score[kind] * (1 + 1e-9)) {
+        if (!best_of.count(kind) || sc > score[kind] * (1 + 1e-9)) {
             score[kind] = sc;
             best_of[kind] = k;
         }
     }
     std::vector<size_t> best;
     for (const std::vector<int64_t> &e : ext.host_extents) {
-        if (!best_of[0] || !best_of[1]) {
-            best.push_back(best_of[0] ? *best_of[0] : *best_of[1]);
-            continue;
-        }
         const MatmulExtents one = extents_at_one_shape(ext, e);
-        best.push_back(heuristic_score(space[*best_of[1]], one, workers) > heuristic_score(space[*best_of[0]], one, workers)
-                           ? *best_of[1]
-                           : *best_of[0]);
+        std::optional<size_t> pick;
+        double pick_score = -1;
+        for (const auto &[kind, k] : best_of) {
+            const double sc = best_of.size() == 1 ? 0.0 : heuristic_score(space[k], one, workers);
+            if (!pick || sc > pick_score) {
+                pick = k;
+                pick_score = sc;
+            }
+        }
+        best.push_back(*pick);
     }
     return best;
 }

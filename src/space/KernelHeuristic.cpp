@@ -28,6 +28,16 @@ double redundancy(int64_t extent, int64_t tile) {
 // (at half this cost, T = 38).
 double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
+// Heuristic: a column kernel reading in place an operand whose reduction steps lie a page or more
+// apart (the in-place alternatives of MatmulExtents::unstaged_alternatives) runs at
+// this fraction of its tile's intensity: each step of a tile loads from another page, past the
+// prefetchers. Fitted on attention in numpy's order (192 heads of 64, AVX2 guest): against the
+// staged kernels' copy cost (rows / (rows + 48) below), the measured in-place/staged speed ratios
+// at T = 8-128 (2.0 at T = 8 to 0.37 at T = 128) give 0.27-0.30 (at T = 1-5, 0.13-0.18: in place
+// still wins there); the dispatch then switches at T = 19 (measured crossover T = 16-32,
+// apps/results/cpu/dense_vector_moves_2026-11-29/README.md).
+constexpr double kInPlacePageStridedSpeed = 0.28;
+
 // Loads per reduction step of a rows x vecs register tile, operand by operand
 // (MatmulExtents::operand_moves). The canonical product: vecs + rows; a batched matrix-vector
 // product (the matrix moves with both): vecs x rows + rows; a depthwise convolution (the weights
@@ -112,6 +122,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // A panel of an operand that moves with the rows serves one row (the same heuristic,
             // one row's work per copy).
             if (c.stage_strided) intensity *= e.vector_operand_per_row ? 1.0 / 49.0 : (double)rows / (rows + 48.0);
+            else if (e.unstaged_alternatives) intensity *= kInPlacePageStridedSpeed;
             // Packed column kernels do k_pack steps per instruction too, but their vector operand
             // is k_pack-wide groups a row apart, loaded one lane at a time and shuffled together.
             // Calibrated at T = 128 of a BERT-sized dense (K = 768, 2 cores, AVX-512 with VNNI):

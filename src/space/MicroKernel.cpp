@@ -134,6 +134,15 @@ MatmulExtents extents_at_one_shape(const MatmulExtents &e, const std::vector<int
     return one;
 }
 
+namespace {
+bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e);
+bool any_strided(const MatmulPattern &p);
+}  // namespace
+
+bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e) {
+    return p.depth_dim > 0 && page_strided_rows(p, e) && !any_strided(p) && !p.several_updates() && p.fused_reduction.empty();
+}
+
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
     e.vector_operands_only = p.depth_dim > 0;
@@ -180,6 +189,7 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
             for (int64_t x : ext) e.reduction_max = std::max(e.reduction_max, x);
         }
     }
+    e.unstaged_alternatives = unstaged_alternatives(p, e);
     return e;
 }
 
@@ -209,8 +219,8 @@ bool any_strided(const MatmulPattern &p) {
 // whose A has 16T rows of 4 KiB from T = 64): each step of a tile loads from another page, which
 // defeats the hardware prefetchers and the TLB. Staged like the strided ones, its task's panel is
 // one dense block (BLAS packs B for the same reason). Staging is one choice for the whole family
-// (the dispatch's leaves share it); where the rows are short the panel copy is small against the
-// product (measured on numpy's form: apps/results/cpu/forms_probe3).
+// (the dispatch's leaves share it; but see unstaged_alternatives); where the rows are short the
+// panel copy is small against the product (measured on numpy's form: apps/results/cpu/forms_probe3).
 bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e) {
     constexpr int64_t kPageBytes = 4096;
     const auto pitch = [&](const ContractionOperand &o) {
@@ -441,6 +451,10 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     const bool columns_gather = staged_panel_serves_one_row(p) ||
                                 std::any_of(p.operands.begin(), p.operands.end(),
                                             [](const ContractionOperand &o) { return o.vector_gather; });
+    // Column kernels stage their strided or page-strided operands; some contractions hold both
+    // (unstaged_alternatives).
+    std::vector<bool> stagings = {any_strided(p) || page_strided_rows(p, e)};
+    if (unstaged_alternatives(p, e)) stagings = {true, false};
     for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
         // A predicated reduction (RDom::where) gets one-row tiles: Halide then trims each row's
         // reduction loop to where the predicate holds (a triangular mask k <= m), where a taller
@@ -459,9 +473,11 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                 int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * elem;
                 if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
                 for (int ku : k_unrolls(p.cpu_inner_reduction_extent())) {
-                    MicroKernel k;
-                    k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
-                    out.push_back(k);
+                    for (bool stage : stagings) {
+                        MicroKernel k;
+                        k.cpu = {lanes, vectors, rows, panel, ku, stage};
+                        out.push_back(k);
+                    }
                 }
             }
         }
@@ -478,10 +494,12 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
                     // operand kept in cache (panels of 1-4 measured within noise of each other).
                     for (int panel : {1}) {
                         for (int ku : k_unrolls(p.cpu_inner_reduction_extent())) {
-                            MicroKernel k;
-                            k.cpu = {lanes, vectors, rows, panel, ku, any_strided(p) || page_strided_rows(p, e)};
-                            k.cpu.depth = depth;
-                            out.push_back(k);
+                            for (bool stage : stagings) {
+                                MicroKernel k;
+                                k.cpu = {lanes, vectors, rows, panel, ku, stage};
+                                k.cpu.depth = depth;
+                                out.push_back(k);
+                            }
                         }
                     }
                 }

@@ -107,6 +107,8 @@ struct MatmulExtents {
     // vecs x rows of one that moves with both, vecs of one that moves with the vectors only (a
     // depthwise convolution's weights, shared by the rows), rows of a broadcast one.
     std::vector<std::pair<bool, bool>> operand_moves;
+    // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
+    bool unstaged_alternatives = false;
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
@@ -119,6 +121,15 @@ std::vector<std::pair<bool, bool>> operand_motion(const MatmulPattern &p);
 // apply (they read it in place along the reduction) the space holds only those (a space rule,
 // whatever ranks the kernels: the heuristic, the shipped model or measurements).
 bool staged_panel_serves_one_row(const MatmulPattern &p);
+// Whether the space holds both staged and in-place column kernels of this contraction, one
+// choice per shape: a deep contraction (the batch stored innermost, MatmulPattern::depth_dim)
+// whose operands are page-strided but not strided across the vectors, with one unfused
+// reduction. Staging wins at large extents (the copy is amortized over every row and depth
+// index), in place at small ones (192 heads in numpy's order, T = 1-16: 1.1-6x). An in-place
+// leaf in a dispatch with staged ones runs its update in an rfactor intermediate that reads the
+// operands themselves (schedule/CpuTiling.h tile_acc_direct): Halide 14's operand wrappers are
+// Func-level, one compute_at for every specialization.
+bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e);
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
 ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
