@@ -53,6 +53,9 @@ struct Config {
     Target target;
     int threads = 2;
     std::map<std::string, std::string> options;  // --option key=value: more Diet options for every form
+    // Each T's inputs copied into buffers of exactly that size (a caller's own arrays), instead of
+    // crops of the largest T's (views into buffers sized for T = 128: a cache of keys and values).
+    bool dense_inputs = false;
 };
 
 // One runnable system at a given T: a Diet-scheduled form, or a vendor loop.
@@ -63,7 +66,8 @@ struct System {
 };
 
 
-// Inputs filled once at the largest T; each T uses a crop (the same values in every system).
+// Inputs filled once at the largest T; each T uses a crop (the same values in every system), or with
+// --dense-inputs a dense copy of it (made on the first, untimed, call at that T).
 Buffer<> input_for(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
     Buffer<> b(t, sizes);
     uint32_t s = seed * 2654435761u + 1;
@@ -81,10 +85,13 @@ struct DietForm {
     Form form;
     contraction_forms::Sizes sizes;
     std::vector<Buffer<>> full_inputs;
+    std::map<int, std::vector<Buffer<>>> dense_inputs;  // per T, with --dense-inputs
+    bool dense = false;
     Buffer<> out;
     double tuning_seconds = 0;
 
-    DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials) : sizes(s) {
+    DietForm(const std::string &name, const contraction_forms::Sizes &s, const Config &cfg, int trials)
+        : sizes(s), dense(cfg.dense_inputs) {
         form = contraction_forms::make_form(name, s, true);
         std::map<std::string, std::string> kv = cfg.options;
         kv["trials"] = std::to_string(trials);
@@ -105,11 +112,23 @@ struct DietForm {
         }
     }
     void bind(int t) {
+        const bool copied = dense && dense_inputs.count(t);
         for (size_t i = 0; i < form.inputs.size(); i++) {
+            if (copied) {
+                form.inputs[i].set(dense_inputs[t][i]);
+                continue;
+            }
             Buffer<> crop = full_inputs[i];
             const std::vector<int> sz = form.in_sizes[i](t);
             for (size_t d = 0; d < sz.size(); d++) crop.crop((int)d, 0, sz[d]);
-            form.inputs[i].set(crop);
+            if (dense) {
+                Buffer<> own(crop.type(), sz);
+                own.copy_from(crop);
+                dense_inputs[t].push_back(own);
+                form.inputs[i].set(own);
+            } else {
+                form.inputs[i].set(crop);
+            }
         }
         form.T.set(t);
     }
@@ -296,6 +315,8 @@ int main(int argc, char **argv) {
     app.add_option("--check-ts", check_ts, "T at which every output is checked against the unscheduled algorithm");
     std::string only_forms;
     app.add_option("--forms", only_forms, "only these forms of the families (comma-separated names; default: all)");
+    app.add_flag("--dense-inputs", cfg.dense_inputs,
+                 "each T's inputs in buffers of exactly its size (default: crops of buffers sized for T = 128)");
     std::vector<std::string> diet_options;
     app.add_option("--option", diet_options, "a Diet option for every form, key=value (e.g. base_model=none)");
     CLI11_PARSE(app, argc, argv);
@@ -411,7 +432,9 @@ int main(int argc, char **argv) {
         };
         std::ofstream md(stem + ".md");
         md << "# forms_bench: " << family << "\n\nMachine: " << machine << ". Medians of " << cfg.reps
-           << " interleaved repeats at " << ts.size() << " values of T in " << ts.front() << ".." << ts.back() << ". Speed ratio = reference time / form time "
+           << " interleaved repeats at " << ts.size() << " values of T in " << ts.front() << ".." << ts.back() << ". Inputs: "
+           << (cfg.dense_inputs ? "each T's in buffers of exactly its size" : "crops of buffers sized for T = 128")
+           << ". Speed ratio = reference time / form time "
            << "(above 1: the form is faster). Outputs checked at T = " << check_ts << ": "
            << (wrong.empty() ? "all correct" : std::to_string(wrong.size()) + " WRONG") << ".\n\n";
         md << "| form | note | vs canonical: geomean | min (at T) | vs faster vendor: geomean | min (at T) |\n|---|---|---:|---:|---:|---:|\n";
