@@ -268,6 +268,14 @@ TEST_CASE("deep register tiles: variants, fitting and the heuristic", "[unit]") 
     MicroKernel flat_k;
     flat_k.cpu = {16, 4, 6, 1, 1, false};
     CHECK(heuristic_score(k, e, 2) > 1.5 * heuristic_score(flat_k, e, 2));
+    // With 8 lanes of 4 bytes a run of one vector reads half a cache line: tiles of two vectors
+    // (2 x 2 x 2) rank above one-vector ones of more reuse (1 x 3 x 4), as they measured.
+    MicroKernel one, two;
+    one.cpu = {8, 1, 3, 1, 1, false};
+    one.cpu.depth = 4;
+    two.cpu = {8, 2, 2, 1, 1, false};
+    two.cpu.depth = 2;
+    CHECK(heuristic_score(two, e, 2) > heuristic_score(one, e, 2));
 }
 
 TEST_CASE("an inline sum() with permuted arguments is still a matmul", "[analysis]") {

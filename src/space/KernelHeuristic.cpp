@@ -28,6 +28,17 @@ double redundancy(int64_t extent, int64_t tile) {
 // (at half this cost, T = 38).
 double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
+// Heuristic: where every operand moves with the vectors (MatmulExtents::vector_operands_only: the
+// batch stored innermost), each load of an operand reads a run of vectors x lanes elements, the
+// next run a row or reduction step away: a run shorter than a cache line uses that fraction of
+// the line, whose rest another task reads later (from further away). Intensity is scaled by it.
+// Attention in numpy's order (192 heads of 64, AVX2, 32-byte vectors): 2 x 2 x 2 tiles of two
+// vectors ran 1.0-2.5x as fast as 1 x 3 x 4 tiles of one at T = 1-128 (0.89x once, at T = 43).
+constexpr int kCacheLineBytes = 64;
+double cache_line_use(int vectors, int lanes, int operand_bytes) {
+    return std::min(1.0, (double)vectors * lanes * operand_bytes / kCacheLineBytes);
+}
+
 // Heuristic: a column kernel reading in place an operand whose reduction steps lie a page or more
 // apart (the in-place alternatives of MatmulExtents::unstaged_alternatives) runs at
 // this fraction of its tile's intensity: each step of a tile loads from another page, past the
@@ -111,6 +122,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
                                  : !e.operand_moves.empty()                ? operand_loads(e, vecs, t.rows)
                                                                            : vecs + t.rows;
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
+            if (e.vector_operands_only) {
+                intensity *= cache_line_use(std::max(1, t.vectors), t.vectors ? t.vector_lanes : 1, e.operand_bytes);
+            }
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
             // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.

@@ -109,6 +109,7 @@ struct MatmulExtents {
     std::vector<std::pair<bool, bool>> operand_moves;
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
+    int operand_bytes = 4;  // of the widest operand's elements
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
