@@ -212,7 +212,7 @@ std::string schedule_and_check_loops(Func out, Pipeline &dp, const diet::Functio
 std::string check_form(const std::string &label, const std::string &expected_host,
                        const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100},
                        const contraction_forms::Sizes &sizes = {}, const diet::Options &opts = {},
-                       bool dot_leaves = false, std::string *lowered_text = nullptr) {
+                       bool dot_leaves = false, std::string *lowered_text = nullptr, Stmt *lowered_stmt = nullptr) {
     INFO("form " << label);
     // The reference is JIT-compiled unscheduled: Halide 14 refuses symbolic estimates there.
     Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
@@ -240,6 +240,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     Pipeline dp(diet_form.out), rp(ref_form.out);
     dp.add_custom_lowering_pass(new RecordStmt(&lowered));
     dp.compile_jit(target);
+    if (lowered_stmt) *lowered_stmt = lowered;
     if (lowered_text) {
         std::ostringstream text;
         text << lowered;
@@ -806,6 +807,36 @@ TEST_CASE("an update on a batched output allocates its wrapper once per task, pa
     lowered.accept(&stores);
     CHECK(stores.lanes.count(1));
     CHECK(*stores.lanes.rbegin() > 1);
+}
+
+// Several contraction updates (an LSTM gate's two products into one accumulator) with
+// dot-product kernels: each update's lane sums are computed inside that update (an outer loop of
+// one iteration over the tile's rows, named per update: schedule/CpuTiling.cpp), so one lane
+// tile is live at a time and the tiles keep the whole registers (computed together before acc's
+// stages they were live at once: 3 x 2 tiles, 0.7x the canonical form at T = 1-5).
+TEST_CASE("several updates compute each one's dot-product lanes inside it", "[forms]") {
+    contraction_forms::Sizes sizes;
+    sizes.K = 64;  // halves of 32: a multiple of 8 and 16 lanes
+    sizes.t_max = 4;
+    Stmt lowered;
+    const std::string log = check_form("dense/two_updates", "y", {1, 2, 3, 4, 7}, sizes, {}, true, nullptr, &lowered);
+    // Each lane tile is freed before the next update's is allocated: no two are live together
+    // (computed at the tile, the second update's allocation was nested in the first's).
+    struct LaneNesting : IRVisitor {
+        int open = 0, deepest = 0, count = 0;
+        using IRVisitor::visit;
+        void visit(const Allocate *op) override {
+            const bool lanes = op->name.rfind("acc", 0) == 0 && op->name.find("_intm") != std::string::npos;
+            count += lanes;
+            open += lanes;
+            deepest = std::max(deepest, open);
+            IRVisitor::visit(op);
+            open -= lanes;
+        }
+    } nesting;
+    lowered.accept(&nesting);
+    CHECK(nesting.count >= 2);
+    CHECK(nesting.deepest == 1);
 }
 
 TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {

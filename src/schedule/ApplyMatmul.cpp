@@ -122,6 +122,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         }
     }
     for (const std::string &f : p.materialized) materialize(dag_.node(f));
+    acc_ = acc;
     const ContractionLoopNames nm = names_of(p, host.func.function(), acc.func.function());
     // The accumulator tile is stored with the vector dimension innermost, whatever the order
     // of acc's arguments (an inline sum() takes them in the order the free variables appear:

@@ -169,7 +169,7 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
         tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
         if (k.cpu.dot) {
-            tile_acc_dot(w_, is, us, t, k.cpu, nm, host);
+            tile_acc_dot(w_, is, us, t, k.cpu, nm, host, acc_);
         } else if (operands_staged_ && !k.cpu.stage_strided) {
             tile_acc_direct(w_, is, us, t, k.cpu, nm, host);
         } else {

@@ -87,7 +87,8 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
 namespace {
 
 void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k,
-                     const ContractionLoopNames &nm, const std::vector<std::string> &red, FuncRef &host);
+                     const ContractionLoopNames &nm, const std::vector<std::string> &red, FuncRef &host, FuncRef &acc,
+                     int update, bool several);
 
 }  // namespace
 
@@ -166,13 +167,15 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
 // realized on this branch (nothing on it reads them).
 // Several contraction updates: each gets its own lane intermediate, computed per tile.
 void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
-                  const ContractionLoopNames &nm, FuncRef &host) {
+                  const ContractionLoopNames &nm, FuncRef &host, FuncRef &acc) {
     std::vector<std::string> tile = {nm.rn, nm.rm};
     tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
     w.reorder(is, tile);
     if (t.cols > 1) w.unroll(is, nm.rn);
     if (t.rows > 1) w.unroll(is, nm.rm);
-    for (size_t u = 0; u < us.size(); u++) tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host);
+    for (size_t u = 0; u < us.size(); u++) {
+        tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host, acc, (int)u, us.size() > 1);
+    }
 }
 
 void tile_acc_direct(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
@@ -194,11 +197,15 @@ void tile_acc_direct(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, co
 
 namespace {
 
-// With several updates each one's lanes are computed per tile before acc's stages, all of
-// them live at once (0.4x the canonical form at T = 1 on one thread; computing each just before
-// its own update stage, LoopLevel(acc, outermost, stage), is refused by Halide 14).
+// With several updates each one's lanes are computed just before the update that sums them, so
+// one lane tile is live at a time: inside that update's own outer loop of one iteration over the
+// tile's rows, named per update (Halide 14 refuses a stage-qualified LoopLevel such as
+// LoopLevel(acc, outermost, stage), and a loop name shared by the updates would place them all
+// in one). Computed per tile before acc's stages, every update's lanes were live at once: the
+// tiles had to shrink (3 x 2 instead of 3 x 4 for two updates on AVX2, 0.7x the canonical form
+// at T = 1-5) or spilled.
 void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                     const std::vector<std::string> &red, FuncRef &host) {
+                     const std::vector<std::string> &red, FuncRef &host, FuncRef &acc, int update, bool several) {
     // Lanes along the innermost reduction variable; the others run outside it.
     const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
     std::vector<std::string> tile = {nm.rn, nm.rm};
@@ -216,12 +223,19 @@ void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
     FuncRef lanes = w.rfactor(us, lane_r, lane_v, "lanes");
     std::vector<std::string> merge = {lane_r};
     merge.insert(merge.end(), tile.begin(), tile.end());
+    const std::string rows_once = nm.rm + "_once" + std::to_string(update);
+    if (several) {
+        // acc holds one tile: its rows split by the tile's rows leave an outer loop of one iteration.
+        w.split(us, nm.rm, rows_once, nm.rm, std::max(1, t.rows), TailStrategy::RoundUp);
+        merge.push_back(rows_once);
+    }
     w.reorder(us, merge);
     w.atomic(us);
     w.vectorize(us, lane_r);
     unroll_tile(us);
 
-    w.compute_at(lanes, host, "n_p", false);
+    if (several) w.compute_at(lanes, acc, rows_once, false);
+    else w.compute_at(lanes, host, "n_p", false);
     std::vector<std::string> storage = {lane_v};
     storage.insert(storage.end(), tile.begin(), tile.end());
     w.reorder_storage(lanes, storage);

@@ -40,6 +40,7 @@ private:
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     // Some leaf stages its operands: the in-place leaves among them run tile_acc_direct.
     bool operands_staged_ = false;
+    FuncRef acc_;  // the contraction's accumulator (its rfactor intermediate for an update on the output)
     bool host_region_inferred_ = false;  // the host is not the output: its region comes from its readers
     // No operand that moves with the vectors reads the batch dimensions (the weights of a dense
     // layer over a batch of sequences): the batch loops run inside the panels' (batch_inside_panels).

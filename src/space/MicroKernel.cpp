@@ -508,19 +508,15 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
         }
     }
     if (dot_kernels_apply(p, lanes)) {
-        const int live_tiles = (int)reductions_of(p).size();  // one lane tile per update, all live (below)
         for (int cols = 1; cols <= 8; cols++) {
             for (int rows = 1; rows <= 8; rows++) {
                 // Accumulators + the operand vectors of one step along the smaller side + one.
                 // (Not times the summand's reads per step, as the column kernels count them: for
                 // a complex product that dropped the 3 x 4 tile, whose four rows are the whole
                 // output at T = 1, and the 3 x 3 one ran 1.5x slower there: probe_styles5/.)
-                // Several updates: every update's lane sums stay live until acc's stages sum them
-                // after the last one (Halide 14 refuses computing each before its own stage), so
-                // all count. Two updates on AVX2: a 3 x 4 tile spilled 6 accumulators (1.1-4.2x the
-                // canonical form's time); the form went from 0.62-0.64x the canonical's speed at
-                // T = 1-5 to 0.67-0.72x (apps/results/cpu/two_updates_dot_2026-11-29/).
-                if (cols * rows * live_tiles + std::min(cols, rows) + 1 > lim.vector_registers) continue;
+                // Several updates: each update's lane sums are computed inside it (schedule/
+                // CpuTiling.cpp tile_update_dot), one tile of them live at a time.
+                if (cols * rows + std::min(cols, rows) + 1 > lim.vector_registers) continue;
                 for (int panel : {1, 2, 4, 8, 16, 32}) {
                     // A task runs its panel's columns against every row tile: the panel's operand
                     // rows (reduction x columns) stay in half of L2 while the other operand streams
