@@ -81,16 +81,17 @@ PatternTuner::PatternTuner(const std::vector<Function> &outputs, const std::vect
 
 std::vector<size_t> PatternTuner::heuristic_seeds(const std::vector<size_t> &shape_ids) const {
     // Named heuristic: at each shape, the analytic heuristic's best kernel of each kind (column or
-    // dot-product, packed or not; on a GPU staged or not) starts in the population. A random
+    // dot-product, packed or not, staging its operands or not where the space holds both:
+    // unstaged_alternatives; on a GPU staged or not) starts in the population. A random
     // population of 32 holds few kernels of a small kind, and a model trained on the first
     // rounds' other kinds never predicts them: on an AVX2 dense layer the dot-product kernels,
     // 1.6x the vendor at 16 rows, were measured only at 1000 rows, where they lose.
     std::vector<size_t> seeds;
     for (size_t s : shape_ids) {
-        std::map<std::tuple<bool, bool, bool, int>, std::pair<double, size_t>> best;
+        std::map<std::tuple<bool, bool, bool, int, bool>, std::pair<double, size_t>> best;
         for (size_t k = 0; k < space_.size(); k++) {
             const MicroKernel &m = space_[k];
-            const auto kind = std::make_tuple(m.gpu, m.cpu.dot, m.cuda.staged(), m.cpu.k_pack);
+            const auto kind = std::make_tuple(m.gpu, m.cpu.dot, m.cuda.staged(), m.cpu.k_pack, !m.gpu && m.cpu.stage_strided);
             const double score = heuristic_throughput(k, ext_.host_extents[s]);
             auto it = best.find(kind);
             if (it == best.end() || score > it->second.first * (1 + 1e-9)) best[kind] = {score, k};
