@@ -67,7 +67,8 @@ struct System {
 
 
 // Inputs filled once at the largest T; each T uses a crop (the same values in every system), or with
-// --dense-inputs a dense copy of it (made on the first, untimed, call at that T).
+// --dense-inputs a dense copy of it (made on the first call at that T, time_call's warm-up, whose
+// time counts only for calls of 50 ms or more; one T's copies kept at a time).
 Buffer<> input_for(const Type &t, const std::vector<int> &sizes, uint32_t seed) {
     Buffer<> b(t, sizes);
     uint32_t s = seed * 2654435761u + 1;
@@ -112,6 +113,7 @@ struct DietForm {
         }
     }
     void bind(int t) {
+        if (dense && !dense_inputs.count(t)) dense_inputs.clear();  // one T's copies at a time
         const bool copied = dense && dense_inputs.count(t);
         for (size_t i = 0; i < form.inputs.size(); i++) {
             if (copied) {

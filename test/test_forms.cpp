@@ -212,7 +212,8 @@ std::string schedule_and_check_loops(Func out, Pipeline &dp, const diet::Functio
 std::string check_form(const std::string &label, const std::string &expected_host,
                        const std::vector<int> &ts = {1, 2, 3, 5, 16, 37, 64, 100},
                        const contraction_forms::Sizes &sizes = {}, const diet::Options &opts = {},
-                       bool dot_leaves = false, std::string *lowered_text = nullptr, Stmt *lowered_stmt = nullptr) {
+                       bool dot_leaves = false, std::string *lowered_text = nullptr, Stmt *lowered_stmt = nullptr,
+                       std::string *schedule_source = nullptr) {
     INFO("form " << label);
     // The reference is JIT-compiled unscheduled: Halide 14 refuses symbolic estimates there.
     Form diet_form = contraction_forms::make_form(label, sizes, true), ref_form = contraction_forms::make_form(label, sizes, false);
@@ -241,6 +242,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     dp.add_custom_lowering_pass(new RecordStmt(&lowered));
     dp.compile_jit(target);
     if (lowered_stmt) *lowered_stmt = lowered;
+    if (schedule_source) *schedule_source = schedule;
     if (lowered_text) {
         std::ostringstream text;
         text << lowered;
@@ -493,15 +495,17 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
     // in-place leaves compute in an rfactor intermediate, checked like every compute loop.
     for (const char *form : {"bmm_nt/batch_innermost", "bmm_nn/batch_innermost"}) {
         const bool scores = std::string(form).rfind("bmm_nt", 0) == 0;
-        std::string lowered;
+        std::string lowered, source;
         const std::string log = check_form(form, scores ? "scores" : "context", {1, 2, 4, 7, 33, 64, 70}, twenty_heads,
-                                           {}, false, &lowered);
+                                           {}, false, &lowered, nullptr, &source);
         CHECK_THAT(log, Catch::Contains("register tiles over"));
         CHECK_THAT(log, Catch::Contains(", depth="));
         if (scores) {
             CHECK_THAT(log, Catch::Contains("stage=0, depth="));
             CHECK_THAT(log, Catch::Contains("stage=1, depth="));
             CHECK_THAT(lowered, Catch::Contains("_intm"));
+            // The emitted schedule says it too (an rfactor with nothing preserved, on a specialization).
+            CHECK_THAT(source, Catch::Contains(".rfactor(std::vector<std::pair<RVar, Var>>{})"));
         }
     }
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
@@ -819,7 +823,11 @@ TEST_CASE("several updates compute each one's dot-product lanes inside it", "[fo
     sizes.K = 64;  // halves of 32: a multiple of 8 and 16 lanes
     sizes.t_max = 4;
     Stmt lowered;
-    const std::string log = check_form("dense/two_updates", "y", {1, 2, 3, 4, 7}, sizes, {}, true, nullptr, &lowered);
+    std::string source;
+    const std::string log = check_form("dense/two_updates", "y", {1, 2, 3, 4, 7}, sizes, {}, true, nullptr, &lowered, &source);
+    // The emitted schedule places each update's lanes at that update's own loop.
+    CHECK_THAT(source, Catch::Contains("_once0"));
+    CHECK_THAT(source, Catch::Contains("_once1"));
     // Each lane tile is freed before the next update's is allocated: no two are live together
     // (computed at the tile, the second update's allocation was nested in the first's).
     struct LaneNesting : IRVisitor {

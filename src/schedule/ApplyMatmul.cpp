@@ -143,8 +143,9 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     for (const DispatchLeaf &l : leaves.leaves) {
         const bool in_place_column = !l.kernel.gpu && !l.kernel.cpu.dot && !l.kernel.cpu.stage_strided &&
                                      p.depth_dim > 0 && !p.several_updates() && p.fused_reduction.empty();
+        // (Dot-product leaves read the operands in place whatever their flag.)
         internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.k_pack == first.cpu.k_pack &&
-                        (l.kernel.cpu.stage_strided == operands_staged_ || in_place_column))
+                        (l.kernel.cpu.stage_strided == operands_staged_ || in_place_column || l.kernel.cpu.dot))
             << "Diet: the kernels of one dispatch disagree on operand staging\n";
     }
 
@@ -159,9 +160,10 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     const std::string task = nm.batch.empty() ? "n_t" : "task";
     if (!gpu_) {
         w_.compute_at(acc, host, "n_p", false);
-        // Dot-product leaves read the operands themselves (their rfactor intermediate calls
-        // them, acc does not): panels only when a column kernel is among the leaves (Halide
-        // refuses a wrapper of a Func that no definition of acc calls).
+        // Dot-product leaves, and in-place leaves among staged ones, read the operands themselves
+        // (their rfactor intermediate calls them, acc does not): panels only when a column kernel
+        // is among the leaves (Halide refuses a wrapper of a Func that no definition of acc calls;
+        // an in-place leaf is never alone with its panels: a staged leaf keeps acc calling them).
         const bool column_leaf = fixed_k || std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                                         [](const DispatchLeaf &l) { return !l.kernel.cpu.dot; });
         const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };

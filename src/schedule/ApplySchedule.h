@@ -24,7 +24,9 @@ struct KernelChoice {
     std::vector<int64_t> only_for_extents;
     // Non-empty: several kernels, each for a box of output extents (nested specialize()); `kernel`
     // is then ignored. Every leaf's kernel must agree on operand staging (a wrapper Func exists for
-    // all specializations or for none).
+    // all specializations or for none), but for in-place column leaves among staged ones where the
+    // space holds both (space/MicroKernel.h unstaged_alternatives: they compute in an rfactor
+    // intermediate that reads the operands themselves, schedule/CpuTiling.h tile_acc_direct).
     Dispatch dispatch;
     std::string chosen_by = "the register-tile intensity heuristic";  // for the emitted comment
     // The reduction's size in terms of the output's extents, for the run-time task grain (CPU).

@@ -165,7 +165,8 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
 // vector reduction, `atomic`). The rfactor is on this variant's specialized update only: the
 // other leaves and variants keep their definitions, and the operand panels they stage are not
 // realized on this branch (nothing on it reads them).
-// Several contraction updates: each gets its own lane intermediate, computed per tile.
+// Several contraction updates: each gets its own lane intermediate, computed inside its own
+// update (tile_update_dot), one live at a time.
 void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
                   const ContractionLoopNames &nm, FuncRef &host, FuncRef &acc) {
     std::vector<std::string> tile = {nm.rn, nm.rm};

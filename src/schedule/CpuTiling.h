@@ -1,8 +1,9 @@
 // The CPU micro-kernel on one tile variant's accumulator stages (the host's tiling is in
 // ApplyVariants.cpp): the column kernel (vectors along the output's innermost dimension, the whole
 // register tile inside the reduction loop) and the dot-product kernel (vectors along the
-// reduction, an rfactor intermediate of lanes per update). A contraction may have several updates
-// (MatmulPattern::update_reductions): each is tiled the same way on the same tile.
+// reduction, an rfactor intermediate of lanes per update), and the column kernel of an in-place
+// leaf among staged ones (its update in an rfactor intermediate `direct`). A contraction may have
+// several updates (MatmulPattern::update_reductions): each is tiled the same way on the same tile.
 #pragma once
 
 #include "schedule/ContractionLoopNames.h"

@@ -21,7 +21,8 @@ namespace diet {
 // schedule put in its place, an rfactor intermediate), or, for an operand read through Funcs
 // inlined into acc's summand (ContractionOperand::via), a clone of the last of them made for acc
 // alone (`prod.clone_in(acc)`): a wrapper in the shared Func would also redirect the reads of
-// the dot-product leaves' rfactor intermediates, which read the operands in place.
+// the dot-product leaves' rfactor intermediates and the in-place leaves' (CpuTiling.h
+// tile_acc_direct), which read the operands in place.
 class OperandCallers {
 public:
     OperandCallers(ScheduleWriter &w, const FuncRefLookup &ref, ScheduleWriter::FuncRef acc)

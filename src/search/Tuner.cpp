@@ -51,9 +51,10 @@ Pipeline as_pipeline(const std::vector<Function> &outputs) {
 // padding fractions, and a dispatch built on them would fragment into many leaves (each compiled,
 // with its tile variants). Only the structural choice is taken: the heuristic's best kernel of
 // each kind over the family (column kernels staging their operands, column kernels reading them
-// in place where the space holds both: unstaged_alternatives, and dot-product kernels; the same
-// tie rule as choose_by_heuristic), each training shape taking the one it scores highest. With
-// one kind: its best kernel.
+// in place where the space holds both: unstaged_alternatives, and dot-product kernels; within a
+// kind the same tie rule as choose_by_heuristic), each training shape taking the one it scores
+// highest (ties: in place, then staged, then dot-product: a column kernel over a dot one as before).
+// With one kind: its best kernel.
 std::vector<size_t> heuristic_kind_per_shape(const std::vector<MicroKernel> &space, const MatmulExtents &ext,
                                              int workers) {
     const auto kind_of = [](const MicroKernel &k) { return k.cpu.dot ? 2 : k.cpu.stage_strided ? 1 : 0; };

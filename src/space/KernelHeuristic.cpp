@@ -31,7 +31,8 @@ double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 // Heuristic: where every operand moves with the vectors (MatmulExtents::vector_operands_only: the
 // batch stored innermost), each load of an operand reads a run of vectors x lanes elements, the
 // next run a row or reduction step away: a run shorter than a cache line uses that fraction of
-// the line, whose rest another task reads later (from further away). Intensity is scaled by it.
+// the line, whose rest another task reads later (from further away); a staged kernel's copy reads
+// its source in the same runs. Intensity is scaled by it, staged or not (fitted on both leaves).
 // Attention in numpy's order (192 heads of 64, AVX2, 32-byte vectors): 2 x 2 x 2 tiles of two
 // vectors ran 1.0-2.5x as fast as 1 x 3 x 4 tiles of one at T = 1-128 (0.89x once, at T = 43).
 constexpr int kCacheLineBytes = 64;
@@ -42,7 +43,8 @@ double cache_line_use(int vectors, int lanes, int operand_bytes) {
 // Heuristic: a column kernel reading in place an operand whose reduction steps lie a page or more
 // apart (the in-place alternatives of MatmulExtents::unstaged_alternatives) runs at
 // this fraction of its tile's intensity: each step of a tile loads from another page, past the
-// prefetchers. Fitted on attention in numpy's order (192 heads of 64, AVX2 guest): against the
+// prefetchers. At every shape of such a family, the shapes whose steps are less than a page
+// apart included (fitted so). Fitted on attention in numpy's order (192 heads of 64, AVX2 guest): against the
 // staged kernels' copy cost (rows / (rows + 48) below), the measured in-place/staged speed ratios
 // at T = 8-128 (2.0 at T = 8 to 0.37 at T = 128) give 0.27-0.30 (at T = 1-5, 0.13-0.18: in place
 // still wins there); the dispatch then switches at T = 19 (measured crossover T = 16-32,

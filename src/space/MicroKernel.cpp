@@ -190,7 +190,10 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         }
     }
     e.unstaged_alternatives = unstaged_alternatives(p, e);
-    for (const ContractionOperand &o : p.operands) e.operand_bytes = std::max(e.operand_bytes, o.type.bytes());
+    if (!p.operands.empty()) {
+        e.operand_bytes = 0;
+        for (const ContractionOperand &o : p.operands) e.operand_bytes = std::max(e.operand_bytes, o.type.bytes());
+    }
     return e;
 }
 

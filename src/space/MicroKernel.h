@@ -109,7 +109,7 @@ struct MatmulExtents {
     std::vector<std::pair<bool, bool>> operand_moves;
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
-    int operand_bytes = 4;  // of the widest operand's elements
+    int operand_bytes = 4;  // of the widest operand's elements (4 where none is known)
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
@@ -129,7 +129,9 @@ bool staged_panel_serves_one_row(const MatmulPattern &p);
 // index), in place at small ones (192 heads in numpy's order, T = 1-16: 1.1-6x). An in-place
 // leaf in a dispatch with staged ones runs its update in an rfactor intermediate that reads the
 // operands themselves (schedule/CpuTiling.h tile_acc_direct): Halide 14's operand wrappers are
-// Func-level, one compute_at for every specialization.
+// Func-level, one compute_at for every specialization. (A candidate measured alone runs as a plain
+// in-place kernel; in a dispatch with staged leaves the same kernel adds that intermediate's zero
+// and add passes per register tile: the measurements and the tuning log do not tell them apart.)
 bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e);
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
