@@ -128,8 +128,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     // of acc's arguments (an inline sum() takes them in the order the free variables appear:
     // out(o, r) = sum(a(c, r) * w(c, o)) gives sum(r, o), and vectorizing o would gather
     // and scatter the accumulator with a stride of the tile's row count).
-    std::vector<std::string> storage = {nm.rn, nm.rm};
-    storage.insert(storage.end(), nm.rbatch.begin(), nm.rbatch.end());
+    const std::vector<std::string> storage = nm.acc_dims();
     std::vector<std::string> natural;
     for (const Var &v : acc.func.args()) natural.push_back(v.name());
     if (storage != natural) w_.reorder_storage(acc, storage);
@@ -141,8 +140,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     operands_staged_ = std::any_of(leaves.leaves.begin(), leaves.leaves.end(),
                                    [](const DispatchLeaf &l) { return l.kernel.cpu.stage_strided; });
     for (const DispatchLeaf &l : leaves.leaves) {
-        const bool in_place_column = !l.kernel.gpu && !l.kernel.cpu.dot && !l.kernel.cpu.stage_strided &&
-                                     p.depth_dim > 0 && !p.several_updates() && p.fused_reduction.empty();
+        const bool in_place_column = !l.kernel.gpu && !l.kernel.cpu.dot && !l.kernel.cpu.stage_strided && staging_optional(p);
         // (Dot-product leaves read the operands in place whatever their flag.)
         internal_assert(l.kernel.gpu == first.gpu && l.kernel.cpu.k_pack == first.cpu.k_pack &&
                         (l.kernel.cpu.stage_strided == operands_staged_ || in_place_column || l.kernel.cpu.dot))

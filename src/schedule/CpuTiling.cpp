@@ -169,8 +169,7 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
 // update (tile_update_dot), one live at a time.
 void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
                   const ContractionLoopNames &nm, FuncRef &host, FuncRef &acc) {
-    std::vector<std::string> tile = {nm.rn, nm.rm};
-    tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+    const std::vector<std::string> tile = nm.acc_dims();
     w.reorder(is, tile);
     if (t.cols > 1) w.unroll(is, nm.rn);
     if (t.rows > 1) w.unroll(is, nm.rm);
@@ -183,11 +182,9 @@ void tile_acc_direct(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, co
                      const ContractionLoopNames &nm, FuncRef &host) {
     internal_assert(us.size() == 1) << "Diet: an in-place leaf among staged ones applied to " << us.size() << " updates\n";
     tile_acc_init(w, is, t, nm, true);
-    std::vector<std::string> storage = {nm.rn, nm.rm};
-    storage.insert(storage.end(), nm.rbatch.begin(), nm.rbatch.end());
     FuncRef direct = w.rfactor_all(us[0], "direct");
     w.compute_at(direct, host, "n_p", false);
-    w.reorder_storage(direct, storage);
+    w.reorder_storage(direct, nm.acc_dims());
     const std::vector<StageNode> ds = stages_of(direct.func.function());
     StageRef di = w.stage(direct, 0, ds[0]), du = w.stage(direct, 1, ds[1]);
     tile_acc_init(w, di, t, nm, true);
@@ -209,8 +206,7 @@ void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
                      const std::vector<std::string> &red, FuncRef &host, FuncRef &acc, int update, bool several) {
     // Lanes along the innermost reduction variable; the others run outside it.
     const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
-    std::vector<std::string> tile = {nm.rn, nm.rm};
-    tile.insert(tile.end(), nm.rbatch.begin(), nm.rbatch.end());
+    const std::vector<std::string> tile = nm.acc_dims();
     auto unroll_tile = [&](StageRef &s) {
         if (t.cols > 1) w.unroll(s, nm.rn);
         if (t.rows > 1) w.unroll(s, nm.rm);

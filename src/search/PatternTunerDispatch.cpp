@@ -64,15 +64,17 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
     // or for none): the staging of most shapes' winners; the candidates restricted to it. Not
     // where in-place leaves run beside staged ones (MatmulExtents::unstaged_alternatives).
     CostTable table = table_for(cands);
-    int staged_votes = 0;
-    for (size_t w : vote(table)) staged_votes += space_[cands[w]].cpu.stage_strided ? 1 : -1;
-    std::vector<size_t> same;
-    for (size_t k : cands) {
-        if (space_[k].cpu.stage_strided == (staged_votes >= 0) || ext_.unstaged_alternatives) same.push_back(k);
-    }
-    if (same.size() != cands.size()) {
-        cands = same;
-        table = table_for(cands);
+    if (!ext_.unstaged_alternatives) {
+        int staged_votes = 0;
+        for (size_t w : vote(table)) staged_votes += space_[cands[w]].cpu.stage_strided ? 1 : -1;
+        std::vector<size_t> same;
+        for (size_t k : cands) {
+            if (space_[k].cpu.stage_strided == (staged_votes >= 0)) same.push_back(k);
+        }
+        if (same.size() != cands.size()) {
+            cands = same;
+            table = table_for(cands);
+        }
     }
     DispatchProblem prob{shapes, extents, table, {}, max_kernels};
     // Predictions only (nothing measured, the shipped model's ranking): its within-shape tau is

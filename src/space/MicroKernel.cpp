@@ -134,15 +134,6 @@ MatmulExtents extents_at_one_shape(const MatmulExtents &e, const std::vector<int
     return one;
 }
 
-namespace {
-bool page_strided_rows(const MatmulPattern &p, const MatmulExtents &e);
-bool any_strided(const MatmulPattern &p);
-}  // namespace
-
-bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e) {
-    return p.depth_dim > 0 && page_strided_rows(p, e) && !any_strided(p) && !p.several_updates() && p.fused_reduction.empty();
-}
-
 MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes) {
     MatmulExtents e;
     e.vector_operands_only = p.depth_dim > 0;
@@ -288,6 +279,14 @@ std::vector<MicroKernel> enumerate_packed_cpu_kernels(const MatmulPattern &p, co
 }
 
 }  // namespace
+
+bool staging_optional(const MatmulPattern &p) {
+    return p.depth_dim > 0 && !any_strided(p) && !p.several_updates() && p.fused_reduction.empty();
+}
+
+bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e) {
+    return staging_optional(p) && page_strided_rows(p, e);
+}
 
 std::vector<TileVariant> tile_variants(const MicroKernel &k) {
     std::vector<TileVariant> v;

@@ -133,6 +133,9 @@ bool staged_panel_serves_one_row(const MatmulPattern &p);
 // in-place kernel; in a dispatch with staged leaves the same kernel adds that intermediate's zero
 // and add passes per register tile: the measurements and the tuning log do not tell them apart.)
 bool unstaged_alternatives(const MatmulPattern &p, const MatmulExtents &e);
+// What it asks of the pattern alone (a deep contraction, nothing strided across the vectors, one
+// unfused reduction): where a dispatch may mix in-place and staged column leaves.
+bool staging_optional(const MatmulPattern &p);
 // Fitted on the training shapes' extents (see ReductionModel); the schedule's old estimate (64 per
 // symbolic reduction variable) when the reduction cannot be evaluated at the shapes.
 ReductionModel fit_reduction_model(const MatmulPattern &p, const MatmulExtents &e);
