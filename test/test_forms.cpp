@@ -1107,3 +1107,43 @@ TEST_CASE("every form scheduled for CUDA keeps its shared-memory tiles within th
     // The staged kernels are what most forms get (this is not a test of unstaged kernels only).
     CHECK(staged >= 20);
 }
+
+// Attention scores in numpy's order with two shape variables, heads H from 4 (below one vector)
+// and T: correct at every shape of the family and outside it. (A dispatch mixing in-place and
+// staged leaves failed Halide's input bounds check below 8 heads; such families keep staging.)
+TEST_CASE("numpy-order attention scores over heads from 4 and any T are correct", "[forms]") {
+    ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k");
+    Param<int> H("H"), T("T");
+    H.set_range(4, 48);
+    H.set_estimate(16);
+    T.set_range(1, 96);
+    T.set_estimate(32);
+    Var h("h"), i("i"), j("j");
+    RDom d(0, 64, "d");
+    Func acc("acc"), s("s"), ref_acc("ref_acc"), ref("ref");
+    acc(h, i, j) = 0.f;
+    acc(h, i, j) += q(h, i, d) * k(h, j, d);
+    s(h, i, j) = acc(h, i, j) * 0.125f;
+    ref_acc(h, i, j) = 0.f;
+    ref_acc(h, i, j) += q(h, i, d) * k(h, j, d);
+    ref(h, i, j) = ref_acc(h, i, j) * 0.125f;
+    q.set_estimates({{0, H}, {0, T}, {0, 64}});
+    k.set_estimates({{0, H}, {0, T}, {0, 64}});
+    s.set_estimates({{0, H}, {0, T}, {0, T}});
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    diet::autoschedule(Pipeline(s), target, 2, 0, diet::Options{});
+    INFO(cap.finish());
+    s.compile_jit(target);
+    for (auto [hh, tt] : std::vector<std::pair<int, int>>{{4, 1}, {5, 2}, {7, 20}, {8, 1}, {16, 7}, {20, 33}, {48, 96}, {3, 100}}) {
+        INFO("H = " << hh << ", T = " << tt);
+        Buffer<float> qb(hh, tt, 64), kb(hh, tt, 64);
+        qb.for_each_element([&](int a, int b, int c) { qb(a, b, c) = ((a * 7 + b * 3 + c) % 13) * 0.1f - 0.6f; });
+        kb.for_each_element([&](int a, int b, int c) { kb(a, b, c) = ((a * 5 + b * 11 + c) % 17) * 0.1f - 0.8f; });
+        q.set(qb);
+        k.set(kb);
+        H.set(hh);
+        T.set(tt);
+        CHECK(compare(s.realize({hh, tt, tt}, target), ref.realize({hh, tt, tt})) == "");
+    }
+}

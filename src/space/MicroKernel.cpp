@@ -181,6 +181,20 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
         }
     }
     e.unstaged_alternatives = unstaged_alternatives(p, e);
+    std::vector<Shape> checked = shapes;
+    Shape smallest;
+    for (const ShapeVar &v : fam.vars) smallest[v.name] = v.values.front();
+    checked.push_back(smallest);
+    std::optional<int64_t> least;
+    for (const Shape &s : checked) {
+        const std::optional<int64_t> x = p.host_extent.empty() ? std::nullopt : size_at(p.host_extent.at(p.kernel_dims().at(0)), fam, s);
+        if (!x) {
+            least = 0;
+            break;
+        }
+        least = least ? std::min(*least, *x) : *x;
+    }
+    e.vector_extent_min = least.value_or(0);
     if (!p.operands.empty()) {
         e.operand_bytes = 0;
         for (const ContractionOperand &o : p.operands) e.operand_bytes = std::max(e.operand_bytes, o.type.bytes());
@@ -457,7 +471,11 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     // Column kernels stage their strided or page-strided operands; some contractions hold both
     // (unstaged_alternatives).
     std::vector<bool> stagings = {any_strided(p) || page_strided_rows(p, e)};
-    if (unstaged_alternatives(p, e)) stagings = {true, false};
+    // Only where the vector dimension always fills a vector: with heads from 4 (20 heads were
+    // fine), a dispatch mixing both failed Halide 14's input bounds check below 8 heads, in both
+    // leaves (an operand read 4 past its end in the 4-lane variants; cause not isolated, a
+    // numpy-order attention probe with two shape variables, 2026-11-29). Staged alone it passes.
+    if (unstaged_alternatives(p, e) && e.vector_extent_min >= lanes) stagings = {true, false};
     for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
         // A predicated reduction (RDom::where) gets one-row tiles: Halide then trims each row's
         // reduction loop to where the predicate holds (a triangular mask k <= m), where a taller

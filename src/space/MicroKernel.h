@@ -110,6 +110,9 @@ struct MatmulExtents {
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
     int operand_bytes = 4;  // of the widest operand's elements (4 where none is known)
+    // The vector dimension's (kernel dimension 0) least extent over the training shapes and the
+    // family's smallest shape (every variable at its least value); 0 where unknown.
+    int64_t vector_extent_min = 0;
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
