@@ -91,9 +91,15 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         // dimension, inside the output's parallel update loop (its tiles serial there): a
         // slice stays in cache and no output-sized buffer is allocated (and page-faulted) per
         // call. Otherwise at root. (Per task, or stored per task, the guarded last task's
-        // region reaches past the inputs.)
+        // region reaches past the inputs.) Only where that dimension is a batch dimension: one
+        // the register tiles span (the batch stored innermost tiles i x j, MatmulPattern::
+        // depth_dim) would be tiled within a one-slice region, the ShiftInwards tile reaching
+        // before it (k read at j = -1..-3: a runtime bounds error).
         const std::vector<std::string> out_args = out.func.function().args();
-        serial_tasks_ = !gpu_ && out_args.size() > 2;
+        const int outermost = (int)out_args.size() - 1;
+        const auto tiled_end = kernel_dims_.begin() + std::min<size_t>(kernel_dims_.size(), p.depth_dim >= 0 ? 3 : 2);
+        const bool outermost_is_batch = std::find(kernel_dims_.begin(), tiled_end, outermost) == tiled_end;
+        serial_tasks_ = !gpu_ && out_args.size() > 2 && outermost_is_batch;
         if (serial_tasks_) {
             w_.compute_at(host, out, out_args.back() + "_i", false);
             // Stored per task (the task's slices, not folded): one allocation per task
