@@ -36,6 +36,24 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
             if (t.cols <= min_cols && t.rows <= min_rows && t.depth <= min_depth && !gpu_) break;
         }
     }
+    // Each shape runs the first variant that fits it: one that no shape of the family takes
+    // is dropped (the last stays, for every other shape). Each costs a specialization that
+    // Halide lowers and LLVM compiles: attention scores with T in [1, 512] (both of the
+    // output's tiled extents are T) kept 9 variants of its dot kernel, each with an rfactor
+    // intermediate, and took 50 s to compile; the family takes 4 of them.
+    // (Not within groups, group_cols_: the tiles' columns are then the group's, not the extent's.)
+    // Before the dense copies below are added (dropped with them, attention scores with
+    // transposed queries kept 9 variants of a dot kernel over T in [1, 64] and compiled in 113 s).
+    if (!gpu_ && !exact && !shapes.empty() && group_cols_ == 0) {
+        std::vector<bool> taken(variants.size(), false);
+        taken.back() = true;
+        for (const std::vector<int64_t> &e : shapes) taken[&fitting_variant_at(variants, e) - variants.data()] = true;
+        std::vector<TileVariant> taken_variants;
+        for (size_t i = 0; i < variants.size(); i++) {
+            if (taken[i]) taken_variants.push_back(variants[i]);
+        }
+        variants = taken_variants;
+    }
     // Dot kernels gathering an input along the reduction: each one-row variant is preceded by
     // its copy for that input stored densely along it (schedule/GatherStrides.h), where the
     // gathers become dense loads (rows of the output hold one element then, T = 1).
@@ -53,24 +71,6 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
         }
         variants = chain;
         dense_copy = copies;
-    }
-    // Each shape runs the first variant that fits it: one that no shape of the family takes
-    // is dropped (the last stays, for every other shape). Each costs a specialization that
-    // Halide lowers and LLVM compiles: attention scores with T in [1, 512] (both of the
-    // output's tiled extents are T) kept 9 variants of its dot kernel, each with an rfactor
-    // intermediate, and took 50 s to compile; the family takes 4 of them.
-    // (Not within groups, group_cols_: the tiles' columns are then the group's, not the extent's.)
-    if (!gpu_ && !exact && !shapes.empty() && group_cols_ == 0 &&
-        std::none_of(dense_copy.begin(), dense_copy.end(), [](bool b) { return b; })) {
-        std::vector<bool> taken(variants.size(), false);
-        taken.back() = true;
-        for (const std::vector<int64_t> &e : shapes) taken[&fitting_variant_at(variants, e) - variants.data()] = true;
-        std::vector<TileVariant> taken_variants;
-        for (size_t i = 0; i < variants.size(); i++) {
-            if (taken[i]) taken_variants.push_back(variants[i]);
-        }
-        variants = taken_variants;
-        dense_copy.assign(variants.size(), false);
     }
     // Conditions already specialized on: a host extent that is a constant (the hidden width of
     // an MLP's first layer) decides some of them before run time, and Halide hands back the

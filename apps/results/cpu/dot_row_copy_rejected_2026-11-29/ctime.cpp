@@ -6,7 +6,7 @@ using namespace Halide;
 int main(int argc, char **argv) {
     std::string name = argv[1];
     Target tgt(getenv("TGT"));
-    contraction_forms::Sizes s;
+    contraction_forms::Sizes s = argc > 2 ? contraction_forms::benchmark_sizes(argv[2]) : contraction_forms::Sizes{};
     auto a = contraction_forms::make_form(name, s, true);
     auto t0 = std::chrono::steady_clock::now();
     diet::autoschedule(Pipeline(a.out), tgt, 2, 0, diet::Options{});
