@@ -772,7 +772,10 @@ public:
     }
     void visit(const Allocate *op) override {
         names += op->name + " ";
-        if (op->name.rfind(prefix, 0) == 0 && op->name.find(part) != std::string::npos) found.push_back(loops);
+        // `part` ends the name but for Halide's "$n" suffixes (k_im_in_scores_intm is not scores' wrapper).
+        const size_t at = op->name.find(part), end = at + part.size();
+        const bool ends_with_part = at != std::string::npos && (end == op->name.size() || op->name[end] == '$');
+        if (op->name.rfind(prefix, 0) == 0 && ends_with_part) found.push_back(loops);
         IRVisitor::visit(op);
     }
 };
