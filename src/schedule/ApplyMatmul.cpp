@@ -97,8 +97,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         // before it (k read at j = -1..-3: a runtime bounds error).
         const std::vector<std::string> out_args = out.func.function().args();
         const int outermost = (int)out_args.size() - 1;
-        const auto tiled_end = kernel_dims_.begin() + std::min<size_t>(kernel_dims_.size(), p.depth_dim >= 0 ? 3 : 2);
-        const bool outermost_is_batch = std::find(kernel_dims_.begin(), tiled_end, outermost) == tiled_end;
+        const bool outermost_is_batch = outermost != 0 && outermost != p.row_dim && outermost != p.depth_dim;
         serial_tasks_ = !gpu_ && out_args.size() > 2 && outermost_is_batch;
         if (serial_tasks_) {
             w_.compute_at(host, out, out_args.back() + "_i", false);

@@ -4,6 +4,8 @@
 #include "plugin/Diet.h"
 #include <cstdio>
 #include <random>
+#include <chrono>
+#include <algorithm>
 using namespace Halide;
 static Expr at(Func f, int layout, Expr k, Expr x, Expr b) {
     switch (layout) {
@@ -21,8 +23,9 @@ int main(int argc, char **argv) {
     for (int c = first; c < last && c < 6 * 4 * 4 * 3; c++) {
         int perm = c % 6, la = (c / 6) % 4, lw = (c / 24) % 4, form = c / 96;
         Param<int> T("T"), NB("NB");
-        T.set_range(1, 64); T.set_estimate(24);
-        NB.set_range(1, 12); NB.set_estimate(6);
+        const int TMAX = getenv("TMAX") ? atoi(getenv("TMAX")) : 64;
+        T.set_range(1, TMAX); T.set_estimate(24);
+        NB.set_range(1, getenv("TMAX") ? 16 : 12); NB.set_estimate(6);
         const int K = 32;
         Var n("n"), m("m"), b("b");
         Var vs[3] = {n, m, b};
@@ -55,15 +58,9 @@ int main(int argc, char **argv) {
             diet::autoschedule(Pipeline(out), tgt, 2, 0, diet::Options{});
             out.compile_jit(tgt);
             int wrong = 0;
-            for (auto [tt, bb] : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {17, 5}, {64, 12}, {9, 1}, {70, 3}}) {
-                auto mk = [&](std::vector<Expr> d, int x) {
-                    std::vector<int> s;
-                    for (auto &e : d) { Expr v = substitute("T", tt, substitute("NB", bb, e)); s.push_back(*as_const_int(Internal::simplify(v))); }
-                    Buffer<float> buf(s);
-                    buf.for_each_element([&](const int *p) { buf(p) = ((p[0] * 7 + p[1] * 3 + p[2] * x) % 13) * 0.1f - 0.6f; });
-                    return buf;
-                };
-                (void)mk;
+            std::vector<std::pair<int, int>> shapes = {{1, 1}, {3, 2}, {17, 5}, {64, 12}, {9, 1}, {70, 3}};
+            if (getenv("TIME")) shapes = {{128, 16}, {8, 16}};
+            for (auto [tt, bb] : shapes) {
                 std::vector<int> sa, sw, so;
                 auto val = [&](Expr e) { return (int)*as_const_int(Internal::simplify(Internal::substitute(T.name(), tt, Internal::substitute(NB.name(), bb, e)))); };
                 for (auto &e : da) sa.push_back(val(e));
@@ -73,7 +70,19 @@ int main(int argc, char **argv) {
                 ab.for_each_element([&](const int *p) { ab(p) = ((p[0] * 7 + p[1] * 3 + p[2] * 5) % 13) * 0.1f - 0.6f; });
                 wb.for_each_element([&](const int *p) { wb(p) = ((p[0] * 5 + p[1] * 11 + p[2] * 2) % 17) * 0.1f - 0.8f; });
                 A.set(ab); W.set(wb); T.set(tt); NB.set(bb);
-                Buffer<float> got = out.realize(so, tgt), want = ref.realize(so);
+                Buffer<float> got(so);
+                out.realize(got, tgt);
+                Buffer<float> want = ref.realize(so);
+                if (getenv("TIME")) {
+                    std::vector<double> ts;
+                    for (int rep = 0; rep < 25; rep++) {
+                        auto t0 = std::chrono::steady_clock::now();
+                        out.realize(got, tgt);
+                        ts.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                    }
+                    std::sort(ts.begin(), ts.end());
+                    printf("TIME %d %d %d %d T=%d NB=%d %.3f us\n", c, perm, la, lw * 10 + form, tt, bb, ts[12] * 1e6);
+                }
                 double err = 0;
                 got.for_each_element([&](const int *p) { err = std::max(err, (double)std::abs(got(p) - want(p))); });
                 if (err > 1e-3) { wrong++; printf("%s T=%d NB=%d err %.3g\n", name, tt, bb, err); }
