@@ -516,6 +516,8 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
 // one-row variants for T = 1 (the gathers then dense); the variants no shape of the family takes
 // are dropped first. Dropped after (never, before this), the dot leaf kept 9 variants, each an
 // rfactor intermediate, and the form took 23 s to compile at these sizes (3.4 s with 5).
+// Their variants of several rows copy the queries per row tile (correct on both sides of T = 2,
+// where the one-row variants end).
 TEST_CASE("a gathering dot kernel keeps only the tile variants its shapes take, plus the T = 1 copy", "[forms][dot]") {
     std::string source;
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 3, 5, 6, 12, 17, 64, 70}, {}, {}, false, nullptr, nullptr,
@@ -528,6 +530,12 @@ TEST_CASE("a gathering dot kernel keeps only the tile variants its shapes take, 
     CHECK(lane_funcs >= 1);
     CHECK(lane_funcs <= 6);
     CHECK_THAT(source, Catch::Contains("_stride_1 == 1"));  // the T = 1 copy is still there
+    // The variants of several rows read the queries from a copy per row tile, for their lane
+    // intermediate alone, stored reduction-major (schedule/OperandStaging.h copy_gathered_rows).
+    // (Names carry Halide's suffixes when the whole binary runs in one process.)
+    const std::regex row_copy("Func (q_im\\w*_in_lanes\\w*) = q_im\\w*\\.in\\(lanes\\w*\\);\n\\1\\.compute_at\\(scores\\w*, m_o\\);\n"
+                              "\\1\\.store_in\\(MemoryType::Stack\\);\n\\1\\.reorder_storage\\(_1, _0, _2\\);");
+    CHECK(std::regex_search(source, row_copy));
 }
 
 // No operand is read densely along the output's innermost dimension, one is along dimension 1

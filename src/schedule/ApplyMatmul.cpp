@@ -44,6 +44,7 @@ ContractionLoopNames ScheduleApplier::names_of(const MatmulPattern &p, const Int
 
 void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     const MatmulPattern &p = kc.pattern;
+    pattern_ = &p;
     // `out` owns the buffer whose extents select tile variants and dispatch leaves; `host` is
     // tiled and `acc` computed per tile. For an update on the output, the reduction moves
     // into an rfactor intermediate (a Func with a pure init and the same update), read by the

@@ -86,7 +86,7 @@ void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const 
 
 namespace {
 
-void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k,
+FuncRef tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k,
                      const ContractionLoopNames &nm, const std::vector<std::string> &red, FuncRef &host, FuncRef &acc,
                      int update, bool several);
 
@@ -167,15 +167,17 @@ void tile_update_cpu(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
 // realized on this branch (nothing on it reads them).
 // Several contraction updates: each gets its own lane intermediate, computed inside its own
 // update (tile_update_dot), one live at a time.
-void tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
-                  const ContractionLoopNames &nm, FuncRef &host, FuncRef &acc) {
+std::vector<FuncRef> tile_acc_dot(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t,
+                                  const CpuKernel &k, const ContractionLoopNames &nm, FuncRef &host, FuncRef &acc) {
     const std::vector<std::string> tile = nm.acc_dims();
     w.reorder(is, tile);
     if (t.cols > 1) w.unroll(is, nm.rn);
     if (t.rows > 1) w.unroll(is, nm.rm);
+    std::vector<FuncRef> lanes;
     for (size_t u = 0; u < us.size(); u++) {
-        tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host, acc, (int)u, us.size() > 1);
+        lanes.push_back(tile_update_dot(w, us[u], t, k, nm, nm.update_reductions[u], host, acc, (int)u, us.size() > 1));
     }
+    return lanes;
 }
 
 void tile_acc_direct(ScheduleWriter &w, StageRef &is, ContractionUpdates &us, const TileVariant &t, const CpuKernel &k,
@@ -202,8 +204,8 @@ namespace {
 // in one). Computed per tile before acc's stages, every update's lanes were live at once: the
 // tiles had to shrink (3 x 2 instead of 3 x 4 for two updates on AVX2, 0.7x the canonical form
 // at T = 1-5) or spilled.
-void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
-                     const std::vector<std::string> &red, FuncRef &host, FuncRef &acc, int update, bool several) {
+FuncRef tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                        const std::vector<std::string> &red, FuncRef &host, FuncRef &acc, int update, bool several) {
     // Lanes along the innermost reduction variable; the others run outside it.
     const std::string r = red[0], lane_r = r + "_l", lane_v = "k_lane";
     const std::vector<std::string> tile = nm.acc_dims();
@@ -256,6 +258,7 @@ void tile_update_dot(ScheduleWriter &w, StageRef &us, const TileVariant &t, cons
         w.vectorize(*s, lane_v);
         unroll_tile(*s);
     }
+    return lanes;
 }
 
 }  // namespace

@@ -37,10 +37,10 @@ void tile_update_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &us, const Tile
                      const ContractionLoopNames &nm, std::vector<std::string> red);
 
 // The dot-product kernel on the accumulator's stages; its lane intermediates are computed per
-// tile of `host` (several updates: each inside its own update of `acc`).
-void tile_acc_dot(ScheduleWriter &w, ScheduleWriter::StageRef &is, ContractionUpdates &us, const TileVariant &t,
-                  const CpuKernel &k, const ContractionLoopNames &nm, ScheduleWriter::FuncRef &host,
-                  ScheduleWriter::FuncRef &acc);
+// tile of `host` (several updates: each inside its own update of `acc`). Returns them, one per update.
+std::vector<ScheduleWriter::FuncRef> tile_acc_dot(ScheduleWriter &w, ScheduleWriter::StageRef &is, ContractionUpdates &us,
+                                                  const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
+                                                  ScheduleWriter::FuncRef &host, ScheduleWriter::FuncRef &acc);
 
 // A column kernel that reads its operands in place, in a dispatch whose other leaves read staged
 // panels of them (space/MicroKernel.h unstaged_alternatives): the panel wrappers are Func-level,

@@ -217,4 +217,31 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
     }
 }
 
+void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, const FuncRef &lanes,
+                        const FuncRef &host, const std::string &row_loop, int vector_width) {
+    OperandCallers callers(w, ref, lanes);
+    std::set<std::string> copied;
+    for (const ContractionOperand &o : p.operands) {
+        if (!gathered_along_reduction(p, o) || !copied.insert(o.func).second) continue;
+        FuncRef s = w.wrapper(ref(o.func), callers.of(o));
+        w.compute_at(s, host, row_loop, false);
+        // Its extent along the batch is not provably one: a heap allocation per row tile, which
+        // cost 1.26x at T = 2 (192 heads of 64, AVX2); on Halide's pseudostack it is reused.
+        w.store_in(s, MemoryType::Stack);
+        const std::vector<Var> args = s.func.args();
+        const std::string r = args[o.reduction_arg].name();
+        std::vector<std::string> storage = {r};
+        for (int a = 0; a < (int)args.size(); a++) {
+            if (a != o.reduction_arg) storage.push_back(args[a].name());
+        }
+        w.reorder_storage(s, storage);
+        // Vectors along the reduction (its extent is a multiple of the lanes: dot_kernels_apply),
+        // each gathered once here, the rows outside them.
+        StageRef st = w.stage(s, 0, StageNode{});
+        w.split(st, r, r + "_vo", r + "_vi", vector_width, TailStrategy::GuardWithIf);
+        w.reorder(st, {r + "_vi", args[0].name(), r + "_vo"});
+        w.vectorize(st, r + "_vi");
+    }
+}
+
 }  // namespace diet

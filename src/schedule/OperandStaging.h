@@ -53,4 +53,13 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
                         ScheduleWriter::FuncRef &host, const std::string &task, const std::string &window_task, int lanes,
                         bool strided, int k_pack);
 
+// Dot-product kernels load every operand along the reduction in vectors: a row operand stored with
+// its rows innermost (transposed queries, `q(i, d, b)`: space/MicroKernel.h
+// gathered_along_reduction) would be gathered lane by lane in every tile. It is copied for the
+// lane intermediate `lanes` alone (`q.in(lanes)`: the column leaves of the dispatch keep reading
+// it in place), per row tile of `host` (`row_loop`), stored reduction-major: each copy serves every
+// column tile of its rows, which then load dense vectors.
+void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, const ScheduleWriter::FuncRef &lanes,
+                        const ScheduleWriter::FuncRef &host, const std::string &row_loop, int vector_width);
+
 }  // namespace diet

@@ -40,6 +40,7 @@ private:
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
     // Some leaf stages its operands: the in-place leaves among them run tile_acc_direct.
     bool operands_staged_ = false;
+    const MatmulPattern *pattern_ = nullptr;  // the contraction being applied
     FuncRef acc_;  // the contraction's accumulator (its rfactor intermediate for an update on the output)
     bool host_region_inferred_ = false;  // the host is not the output: its region comes from its readers
     // No operand that moves with the vectors reads the batch dimensions (the weights of a dense
@@ -102,7 +103,8 @@ private:
                                   const std::string &task, int64_t min_rows,
                                   const std::vector<std::vector<int64_t>> &shapes, std::vector<Halide::Expr> &taken);
     void apply_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &hs, StageRef &is, Updates &us,
-                       const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents);
+                       const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents,
+                       bool copy_rows = false);  // a dot kernel's gathered row operand copied per row tile
     Condition blocks_at_least(const TileVariant &t, int64_t n);
     Updates specialize_all(const Updates &us, const Condition &c);
 };

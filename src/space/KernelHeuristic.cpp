@@ -25,7 +25,9 @@ double redundancy(int64_t extent, int64_t tile) {
 // attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
 // apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
 // by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
-// (at half this cost, T = 38).
+// (at half this cost, T = 38). Since tiles of several rows read a copy per row tile (its gathers
+// shared by the column tiles, heuristic_score), the switch is at T = 35, and the dot kernels
+// with the copy ran 1.5-2x the column kernels at T = 26-34.
 double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
 // Heuristic: where every operand moves with the vectors (MatmulExtents::vector_operands_only: the
@@ -91,7 +93,13 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             const CpuKernel &c = k.cpu;
             // Vector FMAs per loaded vector (every lane useful), less the reduction across lanes
             // each tile ends with (about log2(lanes) + 2 steps per accumulator).
-            const double row_load = e.dot_gathered_rows ? gathered_vector_loads(c.vector_width) : 1.0;
+            // Tiles of several rows read the gathered row operand from a copy made per row tile
+            // (schedule/OperandStaging.h copy_gathered_rows): its gathers are shared by the
+            // column tiles of a task's panel that read those rows.
+            const double shared = (double)std::min<int64_t>(ceil_div(cols, std::max(1, t.cols)), c.panel_tiles);
+            const double row_load = !e.dot_gathered_rows ? 1.0
+                                    : t.rows > 1 ? 1.0 + gathered_vector_loads(c.vector_width) / shared
+                                                 : gathered_vector_loads(c.vector_width);
             // (Where the column operand also moves with the rows, vector_operand_per_row, its
             // vectors serve one row each; counting that picked one-row tiles, which ran a batched
             // matrix-vector product up to 1.6x slower than these: left out.)
