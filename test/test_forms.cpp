@@ -1191,3 +1191,56 @@ TEST_CASE("numpy-order attention scores over heads from 4 and any T are correct"
         CHECK(compare(s.realize({hh, tt, tt}, target), ref.realize({hh, tt, tt})) == "");
     }
 }
+
+// Transposed queries (gathered by the dot-product kernels along the reduction) read through a
+// Func inlined into the summand, `qf(_) = q(_)`, with the update on the output or in an
+// accumulator: the row copy per tile (schedule/OperandStaging.h copy_gathered_rows) is not made
+// for them (Halide 14 cannot clone the inlined Func into a second lane intermediate: the whole
+// schedule failed with an internal error, found by the 288-spelling probe), and they are correct.
+TEST_CASE("transposed queries read through an inlined Func are scheduled and correct", "[forms][dot]") {
+    const bool on_output = GENERATE(false, true);
+    INFO((on_output ? "the update on the output" : "an accumulator Func"));
+    ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k");
+    Param<int> T("T");
+    T.set_range(1, 48);
+    T.set_estimate(16);
+    Var i("i"), j("j"), b("b");
+    RDom d(0, 32, "d");
+    Func qf("qf"), acc("acc"), s("s"), ref("ref");
+    qf(_) = q(_);
+    if (on_output) {
+        s(j, i, b) = 0.f;
+        s(j, i, b) += qf(i, d, b) * k(d, j, b);
+    } else {
+        acc(j, i, b) = 0.f;
+        acc(j, i, b) += qf(i, d, b) * k(d, j, b);
+        s(j, i, b) = acc(j, i, b);
+    }
+    ref(j, i, b) = 0.f;
+    ref(j, i, b) += q(i, d, b) * k(d, j, b);
+    q.set_estimates({{0, T}, {0, 32}, {0, 6}});
+    k.set_estimates({{0, 32}, {0, T}, {0, 6}});
+    s.set_estimates({{0, T}, {0, T}, {0, 6}});
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    std::string source;
+    try {
+        source = diet::autoschedule(Pipeline(s), target, 2, 0, diet::Options{}).schedule_source;
+    } catch (const Halide::Error &e) {
+        FAIL("Diet threw: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO(log);
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+    s.compile_jit(target);
+    for (auto [tt, bb] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {3, 2}, {5, 6}, {17, 2}, {48, 3}, {50, 1}}) {
+        INFO("T = " << tt << ", batch " << bb);
+        Buffer<float> qb(tt, 32, bb), kb(32, tt, bb);
+        qb.for_each_element([&](int x, int y, int z) { qb(x, y, z) = ((x * 7 + y * 3 + z) % 13) * 0.1f - 0.6f; });
+        kb.for_each_element([&](int x, int y, int z) { kb(x, y, z) = ((x * 5 + y * 11 + z) % 17) * 0.1f - 0.8f; });
+        q.set(qb);
+        k.set(kb);
+        T.set(tt);
+        CHECK(compare(s.realize({tt, tt, bb}, target), ref.realize({tt, tt, bb})) == "");
+    }
+}

@@ -219,11 +219,11 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
 
 void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, const FuncRef &lanes,
                         const FuncRef &host, const std::string &row_loop, int vector_width) {
-    OperandCallers callers(w, ref, lanes);
+    if (!gathered_rows_copied(p)) return;
     std::set<std::string> copied;
     for (const ContractionOperand &o : p.operands) {
         if (!gathered_along_reduction(p, o) || !copied.insert(o.func).second) continue;
-        FuncRef s = w.wrapper(ref(o.func), callers.of(o));
+        FuncRef s = w.wrapper(ref(o.func), lanes);
         w.compute_at(s, host, row_loop, false);
         // Its extent along the batch is not provably one: a heap allocation per row tile, which
         // cost 1.26x at T = 2 (192 heads of 64, AVX2); on Halide's pseudostack it is reused.

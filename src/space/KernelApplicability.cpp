@@ -74,6 +74,12 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     });
 }
 
+bool gathered_rows_copied(const MatmulPattern &p) {
+    return dot_kernels_gather(p) && std::none_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+               return gathered_along_reduction(p, o) && !o.via.empty();
+           });
+}
+
 bool dot_kernels_gather(const MatmulPattern &p) {
     return std::any_of(p.operands.begin(), p.operands.end(),
                        [&](const ContractionOperand &o) { return gathered_along_reduction(p, o); });

@@ -98,7 +98,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // column tiles of a task's panel that read those rows.
             const double shared = (double)std::min<int64_t>(ceil_div(cols, std::max(1, t.cols)), c.panel_tiles);
             const double row_load = !e.dot_gathered_rows ? 1.0
-                                    : t.rows > 1 ? 1.0 + gathered_vector_loads(c.vector_width) / shared
+                                    : t.rows > 1 && e.dot_gathered_rows_copied ? 1.0 + gathered_vector_loads(c.vector_width) / shared
                                                  : gathered_vector_loads(c.vector_width);
             // (Where the column operand also moves with the rows, vector_operand_per_row, its
             // vectors serve one row each; counting that picked one-row tiles, which ran a batched

@@ -138,6 +138,7 @@ MatmulExtents matmul_extents(const MatmulPattern &p, const ShapeFamily &fam, con
     MatmulExtents e;
     e.vector_operands_only = p.depth_dim > 0;
     e.dot_gathered_rows = dot_kernels_gather(p);
+    e.dot_gathered_rows_copied = gathered_rows_copied(p);
     e.vector_operand_per_row = vector_operand_moves_with_rows(p);
     e.operand_moves = operand_motion(p);
     for (const Shape &s : shapes) {

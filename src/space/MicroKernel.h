@@ -99,6 +99,7 @@ struct MatmulExtents {
     std::vector<int64_t> reduction_points;            // per training shape (empty: not evaluable)
     bool vector_operands_only = false;                // MatmulPattern::depth_dim is set: no broadcast operand
     bool dot_gathered_rows = false;                   // dot kernels gather their row operand (dot_kernels_gather)
+    bool dot_gathered_rows_copied = false;            // in tiles of several rows, from a copy (gathered_rows_copied)
     // An operand read along the vectors also moves with the tile's rows (vector_operand_moves_with_rows):
     // a register tile reuses it across nothing, and a staged panel of it serves one row.
     bool vector_operand_per_row = false;
@@ -167,6 +168,10 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes);
 bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
+// Whether the dot-product kernels' tiles of several rows read every gathered operand from a copy
+// per row tile (schedule/OperandStaging.h copy_gathered_rows): each is read in place, not through
+// Funcs inlined into the summand (ContractionOperand::via).
+bool gathered_rows_copied(const MatmulPattern &p);
 // The broadcast operand (no vector argument) stored with another dimension innermost than the
 // reduction (a transposed A, `a(m, k)`), read in that role alone, over more reduction steps than
 // a tile's lines of it keep in L1 (or an unknown number): every CPU kernel reads it from a
