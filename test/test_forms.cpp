@@ -1193,27 +1193,34 @@ TEST_CASE("numpy-order attention scores over heads from 4 and any T are correct"
 }
 
 // Transposed queries (gathered by the dot-product kernels along the reduction) read through a
-// Func inlined into the summand, `qf(_) = q(_)`, with the update on the output or in an
-// accumulator: the row copy per tile (schedule/OperandStaging.h copy_gathered_rows) is not made
-// for them (Halide 14 cannot clone the inlined Func into a second lane intermediate: the whole
-// schedule failed with an internal error, found by the 288-spelling probe), and they are correct.
+// Func inlined into the summand, with the update on the output or in an accumulator. Through a
+// plain copy, `qf(_) = q(_)`, the row copy per tile (schedule/OperandStaging.h copy_gathered_rows)
+// wraps qf for each lane intermediate; through a transposing Func, `qt(d, i, b) = q(i, d, b)`,
+// it would wrap q in a clone of qt per lane intermediate, which Halide 14 cannot make twice (the
+// whole schedule failed with an internal error, found by the 288-spelling probe, the plain copy
+// too before it was wrapped itself): no copy there. Both correct.
 TEST_CASE("transposed queries read through an inlined Func are scheduled and correct", "[forms][dot]") {
     const bool on_output = GENERATE(false, true);
+    const bool transposing = GENERATE(false, true);
     INFO((on_output ? "the update on the output" : "an accumulator Func"));
+    INFO((transposing ? "through qt(d, i, b) = q(i, d, b)" : "through qf(_) = q(_)"));
     ImageParam q(Float(32), 3, "q"), k(Float(32), 3, "k");
     Param<int> T("T");
     T.set_range(1, 48);
     T.set_estimate(16);
     Var i("i"), j("j"), b("b");
     RDom d(0, 32, "d");
-    Func qf("qf"), acc("acc"), s("s"), ref("ref");
+    Func qf("qf"), qt("qt"), acc("acc"), s("s"), ref("ref");
     qf(_) = q(_);
+    Var x("x");
+    qt(x, i, b) = q(i, x, b);
+    const Expr query = transposing ? qt(d, i, b) : qf(i, d, b);
     if (on_output) {
         s(j, i, b) = 0.f;
-        s(j, i, b) += qf(i, d, b) * k(d, j, b);
+        s(j, i, b) += query * k(d, j, b);
     } else {
         acc(j, i, b) = 0.f;
-        acc(j, i, b) += qf(i, d, b) * k(d, j, b);
+        acc(j, i, b) += query * k(d, j, b);
         s(j, i, b) = acc(j, i, b);
     }
     ref(j, i, b) = 0.f;
@@ -1232,6 +1239,9 @@ TEST_CASE("transposed queries read through an inlined Func are scheduled and cor
     const std::string log = cap.finish();
     INFO(log);
     CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+    INFO(source);
+    const bool copied = std::regex_search(source, std::regex("Func qf\\w*_in_lanes\\w* = qf\\w*\\.in\\(lanes"));
+    CHECK(copied == !transposing);
     s.compile_jit(target);
     for (auto [tt, bb] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {3, 2}, {5, 6}, {17, 2}, {48, 3}, {50, 1}}) {
         INFO("T = " << tt << ", batch " << bb);

@@ -57,6 +57,7 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     o.func = c->name;
     auto via = summand.via.find(c);
     if (via != summand.via.end()) o.via = via->second;
+    o.via_plain_copy = summand.via_plain_copies.count(c) > 0;
     o.type = c->type;
     o.dims = (int)c->args.size();
     o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));

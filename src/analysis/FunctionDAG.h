@@ -35,6 +35,7 @@ struct ContractionOperand {
     // The Funcs inlined into acc's summand through which it is read, outermost first (the last
     // one calls it); empty when acc calls it.
     std::vector<std::string> via;
+    bool via_plain_copy = false;  // each Func of `via` is a plain copy (`a(_) = A(_)`): read at via[0]'s arguments
     Halide::Type type;    // of the values read (before any widening cast in the product)
     int dims = 0;
     int vector_arg = -1;  // argument index that moves with the output's innermost dimension, -1: none

@@ -64,10 +64,12 @@ public:
         if (op->call_type == Call::Halide || op->call_type == Call::Image) {
             auto it = pending.find(op);
             if (it != pending.end()) s_.via[op] = it->second;
+            if (plain.count(op)) s_.via_plain_copies.insert(op);
         }
         IRVisitor::visit(op);
     }
     std::map<const Call *, std::vector<std::string>> pending;
+    std::set<const Call *> plain;
 
 private:
     Summand &s_;
@@ -75,19 +77,33 @@ private:
 
 }  // namespace
 
+// A pure Func whose one value is a call at its own arguments, in order (`a(_) = A(_)`).
+static bool plain_copy(const Function &f) {
+    if (f.has_update_definition() || f.outputs() != 1) return false;
+    const Call *c = f.values()[0].as<Call>();
+    if (!c || c->args.size() != f.args().size()) return false;
+    for (size_t i = 0; i < c->args.size(); i++) {
+        const Variable *v = c->args[i].as<Variable>();
+        if (!v || v->name != f.args()[i]) return false;
+    }
+    return true;
+}
+
 Summand inline_transparent_calls(const Expr &summand, const std::string &acc, const Inlinable &inlinable) {
     Summand s;
     // Replaces calls to inlinable Funcs by their values at the call's arguments (recursively, with
     // the inlined Func as the caller); logs every call it keeps with its caller.
     struct Logged : public IRMutator {
-        Logged(std::string acc, std::vector<std::string> via, const Inlinable &inl, Summand &out,
-               std::map<const Call *, std::vector<std::string>> &log)
-            : acc(std::move(acc)), via(std::move(via)), inl(inl), out(out), log(log) {}
+        Logged(std::string acc, std::vector<std::string> via, bool plain, const Inlinable &inl, Summand &out,
+               std::map<const Call *, std::vector<std::string>> &log, std::set<const Call *> &plain_log)
+            : acc(std::move(acc)), via(std::move(via)), plain(plain), inl(inl), out(out), log(log), plain_log(plain_log) {}
         std::string acc;
         std::vector<std::string> via;  // the Funcs substituted on the way here, outermost first
+        bool plain;                    // each of them a plain copy
         const Inlinable &inl;
         Summand &out;
         std::map<const Call *, std::vector<std::string>> &log;
+        std::set<const Call *> &plain_log;
         using IRMutator::visit;
         Expr visit(const Call *op) override {
             if (op->call_type == Call::Halide && via.size() < 4) {
@@ -100,22 +116,25 @@ Summand inline_transparent_calls(const Expr &summand, const std::string &acc, co
                     out.inlined.push_back(op->name);
                     std::vector<std::string> deeper = via;
                     deeper.push_back(op->name);
-                    Logged inner(acc, deeper, inl, out, log);
+                    Logged inner(acc, deeper, plain && plain_copy(*f), inl, out, log, plain_log);
                     return inner.mutate(body);
                 }
             }
             if (op->call_type == Call::Halide || op->call_type == Call::Image) {
                 log[op] = via;
+                if (plain && !via.empty()) plain_log.insert(op);
                 return op;
             }
             return IRMutator::visit(op);
         }
     };
     std::map<const Call *, std::vector<std::string>> log;
-    Logged top(acc, {}, inlinable, s, log);
+    std::set<const Call *> plain_log;
+    Logged top(acc, {}, true, inlinable, s, log, plain_log);
     s.value = top.mutate(summand);
     CallerRecorder rec(s);
     rec.pending = log;
+    rec.plain = plain_log;
     s.value.accept(&rec);
     return s;
 }

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct Summand {
     // Each call in `value` made inside substituted Funcs -> those Funcs, outermost first (the
     // last one's definition makes the call). Calls acc makes itself are absent.
     std::map<const Halide::Internal::Call *, std::vector<std::string>> via;
+    // The calls in `via` made through plain copies only (each substituted Func's value is a call
+    // at its own arguments, in order: `a(_) = A(_)`): they read at the arguments the first one is called at.
+    std::set<const Halide::Internal::Call *> via_plain_copies;
     std::vector<std::string> inlined;              // the Funcs substituted, outermost first
 };
 

@@ -223,7 +223,11 @@ void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
     std::set<std::string> copied;
     for (const ContractionOperand &o : p.operands) {
         if (!gathered_along_reduction(p, o) || !copied.insert(o.func).second) continue;
-        FuncRef s = w.wrapper(ref(o.func), lanes);
+        // Read through plain copies (`a(_) = A(_)`): the first of them, which the lane
+        // intermediate calls at the operand's own arguments, is wrapped instead.
+        const std::string &callee = o.via.empty() ? o.func : o.via[0];
+        if (!Internal::find_direct_calls(lanes.func.function()).count(callee)) continue;
+        FuncRef s = w.wrapper(ref(callee), lanes);
         w.compute_at(s, host, row_loop, false);
         // Its extent along the batch is not provably one: a heap allocation per row tile, which
         // cost 1.26x at T = 2 (192 heads of 64, AVX2); on Halide's pseudostack it is reused.

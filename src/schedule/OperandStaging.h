@@ -60,9 +60,10 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
 // it in place), per row tile of `host` (`row_loop`), stored reduction-major: each copy serves every
 // column tile of its rows, which then load dense vectors.
 // Nothing is copied unless space/MicroKernel.h gathered_rows_copied: an operand read through Funcs
-// inlined into the summand (`a(_) = A(_)`) would be wrapped in a clone of the last of them per
-// lane intermediate, and Halide 14 cannot clone a Func again once it has a clone (Schedule.cpp,
-// "copied_func.defined()", at the second variant): those keep the gathers.
+// inlined into the summand is copied only where they are plain copies (`a(_) = A(_)`, wrapped
+// themselves: `a.in(lanes)`); through others (a transposition, a cast) the wrapper would go in a
+// clone of the last of them per lane intermediate, and Halide 14 cannot clone a Func again once
+// it has a clone (Schedule.cpp, "copied_func.defined()", at the second variant): those keep the gathers.
 void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, const ScheduleWriter::FuncRef &lanes,
                         const ScheduleWriter::FuncRef &host, const std::string &row_loop, int vector_width);
 

@@ -76,7 +76,7 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
 
 bool gathered_rows_copied(const MatmulPattern &p) {
     return dot_kernels_gather(p) && std::none_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-               return gathered_along_reduction(p, o) && !o.via.empty();
+               return gathered_along_reduction(p, o) && !o.via.empty() && !o.via_plain_copy;
            });
 }
 

@@ -169,8 +169,8 @@ bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
 // Whether the dot-product kernels' tiles of several rows read every gathered operand from a copy
-// per row tile (schedule/OperandStaging.h copy_gathered_rows): each is read in place, not through
-// Funcs inlined into the summand (ContractionOperand::via).
+// per row tile (schedule/OperandStaging.h copy_gathered_rows): each is read in place or through
+// plain copies only (ContractionOperand::via_plain_copy).
 bool gathered_rows_copied(const MatmulPattern &p);
 // The broadcast operand (no vector argument) stored with another dimension innermost than the
 // reduction (a transposed A, `a(m, k)`), read in that role alone, over more reduction steps than
