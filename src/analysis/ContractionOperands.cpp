@@ -21,19 +21,6 @@ bool call_uses_var(const Call *c, const std::string &var) {
     return false;
 }
 
-// Whether a Func only copies another Func or buffer at its own coordinates (an input's "_im").
-bool is_plain_copy(const Function &f) {
-    if (f.has_update_definition() || f.outputs() != 1 || !f.has_pure_definition()) return false;
-    const Call *c = f.values()[0].as<Call>();
-    if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image) || c->args.size() != f.args().size()) {
-        return false;
-    }
-    for (size_t i = 0; i < c->args.size(); i++) {
-        if (!is_var_named(c->args[i], f.args()[i])) return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 std::optional<int64_t> grouped_period(const Call *c, const std::string &var) {

@@ -77,11 +77,12 @@ private:
 
 }  // namespace
 
-// A pure Func whose one value is a call at its own arguments, in order (`a(_) = A(_)`).
-static bool plain_copy(const Function &f) {
-    if (f.has_update_definition() || f.outputs() != 1) return false;
+bool is_plain_copy(const Function &f) {
+    if (f.has_update_definition() || f.outputs() != 1 || !f.has_pure_definition()) return false;
     const Call *c = f.values()[0].as<Call>();
-    if (!c || c->args.size() != f.args().size()) return false;
+    if (!c || (c->call_type != Call::Halide && c->call_type != Call::Image) || c->args.size() != f.args().size()) {
+        return false;
+    }
     for (size_t i = 0; i < c->args.size(); i++) {
         const Variable *v = c->args[i].as<Variable>();
         if (!v || v->name != f.args()[i]) return false;
@@ -116,7 +117,7 @@ Summand inline_transparent_calls(const Expr &summand, const std::string &acc, co
                     out.inlined.push_back(op->name);
                     std::vector<std::string> deeper = via;
                     deeper.push_back(op->name);
-                    Logged inner(acc, deeper, plain && plain_copy(*f), inl, out, log, plain_log);
+                    Logged inner(acc, deeper, plain && is_plain_copy(*f), inl, out, log, plain_log);
                     return inner.mutate(body);
                 }
             }

@@ -16,6 +16,10 @@
 
 namespace diet {
 
+// Whether a Func only copies another Func or buffer at its own coordinates, in order (an
+// input's "_im", `a(_) = A(_)`).
+bool is_plain_copy(const Halide::Internal::Function &f);
+
 struct Summand {
     Halide::Expr value;                            // the summand with the transparent Funcs substituted
     // Each call in `value` made inside substituted Funcs -> those Funcs, outermost first (the

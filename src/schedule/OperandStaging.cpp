@@ -220,13 +220,14 @@ void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Matmu
 void copy_gathered_rows(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, const FuncRef &lanes,
                         const FuncRef &host, const std::string &row_loop, int vector_width) {
     if (!gathered_rows_copied(p)) return;
+    const std::map<std::string, Internal::Function> called = Internal::find_direct_calls(lanes.func.function());
     std::set<std::string> copied;
     for (const ContractionOperand &o : p.operands) {
         if (!gathered_along_reduction(p, o) || !copied.insert(o.func).second) continue;
         // Read through plain copies (`a(_) = A(_)`): the first of them, which the lane
         // intermediate calls at the operand's own arguments, is wrapped instead.
         const std::string &callee = o.via.empty() ? o.func : o.via[0];
-        if (!Internal::find_direct_calls(lanes.func.function()).count(callee)) continue;
+        if (!called.count(callee)) continue;
         FuncRef s = w.wrapper(ref(callee), lanes);
         w.compute_at(s, host, row_loop, false);
         // Its extent along the batch is not provably one: a heap allocation per row tile, which
