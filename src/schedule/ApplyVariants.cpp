@@ -114,7 +114,7 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
         // Dot kernels gathering their row operand along the reduction (transposed queries)
         // read it from a copy per row tile in their variants of several rows, whose column
         // tiles share it (OperandStaging.h copy_gathered_rows). Attention scores with transposed
-        // queries (192 heads of 64, AVX2, interleaved): 1.2-1.8x at T = 4-22, 0.9-1.06x at T = 2-3.
+        // queries (192 heads of 64, AVX2, interleaved, two runs): 1.04-1.77x at T = 4-22, 0.84-1.33x at T = 2-3.
         const bool copy_rows = !gpu_ && k.cpu.dot && k.cpu.k_pack == 1 && t.rows > 1 && t.depth <= 1;
         apply_variant(k, t, host, hs, is, us, nm, task, kernel_extents_, copy_rows);
         if (last) break;
