@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace diet;
 
@@ -169,6 +170,49 @@ TEST_CASE("seeded kernels start in the population and are measured first where p
     SearchResult r = evolutionary_search(space, {1, 1}, predict, measure, {}, p);
     CHECK(std::find(first_round.begin(), first_round.end(), std::make_pair(dot_index, (size_t)0)) != first_round.end());
     CHECK(r.best_kernel[0] == dot_index);
+}
+
+TEST_CASE("the first-round pairs are measured first, and no shape ends slower than its pair", "[search]") {
+    // The untuned choice at each shape (PatternTuner::search) is the fastest kernel there, but the
+    // predictor (a misled online model) ranks it last: the search must still measure it first and
+    // keep it as that shape's best.
+    auto space = cpu_space();
+    const std::vector<size_t> untuned = {5, 77};
+    Predict predict = [&](const std::vector<size_t> &ks) {
+        std::vector<std::vector<double>> s;
+        for (size_t k : ks) {
+            s.push_back({k == untuned[0] ? 0.5 : landscape(space[k], 0), k == untuned[1] ? 0.5 : landscape(space[k], 2)});
+        }
+        return s;
+    };
+    std::vector<std::vector<std::pair<size_t, size_t>>> rounds;
+    Measure measure = [&](const std::vector<std::pair<size_t, size_t>> &batch) {
+        rounds.push_back(batch);
+        std::vector<std::optional<double>> t;
+        for (auto [k, s] : batch) t.push_back(k == untuned[s] ? 1e-6 : 1.0 / landscape(space[k], s == 0 ? 0 : 2));
+        return t;
+    };
+    for (int budget : {1, 2, 12}) {
+        rounds.clear();
+        SearchParams p;
+        p.budget = budget;
+        p.measures_per_round = 4;
+        p.seed = 9;
+        p.first_round = {{untuned[0], 0}, {untuned[1], 1}};
+        SearchResult r = evolutionary_search(space, {1, 1}, predict, measure, {}, p);
+        INFO("budget " << budget);
+        REQUIRE(!rounds.empty());
+        CHECK((int)r.trials.size() == budget);
+        // The first round is exactly the given pairs (as many as the budget holds).
+        const std::vector<std::pair<size_t, size_t>> want(p.first_round.begin(), p.first_round.begin() + std::min(budget, 2));
+        CHECK(rounds[0] == want);
+        for (size_t s = 0; s < want.size(); s++) CHECK(r.best_kernel[s] == untuned[s]);
+        // Later rounds go back to the evolved picks (the predictor's favourites), never repeating a pair.
+        std::set<std::pair<size_t, size_t>> seen;
+        for (const auto &b : rounds) {
+            for (const auto &key : b) CHECK(seen.insert(key).second);
+        }
+    }
 }
 
 // The plan model's labels (search/ModelTraining.h): a plan's rank by time within its own group,

@@ -186,10 +186,18 @@ SearchResult evolutionary_search(const std::vector<MicroKernel> &space, const st
         std::vector<std::vector<double>> scores;
         fitness(population, &scores);
         std::vector<std::pair<size_t, size_t>> batch;
+        if (round == 1 && !params.first_round.empty()) {
+            // The untuned choices first, all of them (within the budget) in one round.
+            for (const auto &key : params.first_round) {
+                internal_assert(key.first < space.size() && key.second < shapes) << "Diet: a first-round pair outside the space\n";
+                if ((int)batch.size() < total && std::find(batch.begin(), batch.end(), key) == batch.end()) batch.push_back(key);
+            }
+        }
         const int random_picks = std::max(0, (int)(want * params.eps_greedy + 0.5));
         std::vector<int> trials_at(shapes, 0);
         for (const Trial &t : result.trials) trials_at[t.shape]++;
-        for (int stalled = 0; (int)batch.size() < want - random_picks && stalled < (int)shapes;) {
+        const bool preset = !batch.empty();
+        for (int stalled = 0; !preset && (int)batch.size() < want - random_picks && stalled < (int)shapes;) {
             size_t s = 0;
             for (size_t c = 1; c < shapes; c++) {
                 if (shape_weights[c] / (1 + trials_at[c]) > shape_weights[s] / (1 + trials_at[s])) s = c;
@@ -209,7 +217,7 @@ SearchResult evolutionary_search(const std::vector<MicroKernel> &space, const st
             }
         }
         std::uniform_int_distribution<size_t> any_kernel(0, space.size() - 1), any_shape(0, shapes - 1);
-        for (int tries = 0; (int)batch.size() < want && tries < 100000; tries++) {
+        for (int tries = 0; !preset && (int)batch.size() < want && tries < 100000; tries++) {
             auto key = std::make_pair(any_kernel(rng), any_shape(rng));
             if (!measured.count(key) && std::find(batch.begin(), batch.end(), key) == batch.end()) batch.push_back(key);
         }

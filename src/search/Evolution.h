@@ -25,6 +25,9 @@ struct SearchParams {
     // Kernels the initial population starts with (the rest is drawn at random): a prior's
     // favourites, so that a kind of kernel few random draws reach is measured early.
     std::vector<size_t> seeds;
+    // (kernel, shape) pairs the first round measures before any evolved pick (within the budget):
+    // the untuned choice at each shape, so that tuning never ends slower than no tuning there.
+    std::vector<std::pair<size_t, size_t>> first_round;
 };
 
 struct Trial {

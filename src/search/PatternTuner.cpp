@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -137,6 +138,26 @@ SearchResult PatternTuner::search(const std::vector<size_t> &shape_ids, const st
         model_seconds_ += seconds_since(t0);
         return out;
     };
+    // Named heuristic ("tuning never ends slower than no tuning at a training shape"): where the
+    // budget holds two measurements per shape, the first round measures at each shape the kernel
+    // the untuned run chooses there (the prediction before this search has measured anything:
+    // the shipped model, else the heuristic), so the per-shape best starts from it. Without it,
+    // 48 trials over attention scores stored batch-innermost measured one kernel at T = 2, a
+    // staged one the online model preferred, 4.4x slower than the untuned choice, and dispatched
+    // it to T = 2..4 (apps/results/cpu/batch_innermost_tuned_2026-11-29/). Whole-space
+    // predictions are cheap only with loop-nest features or no trained model.
+    if (budget >= 2 * (int)shape_ids.size() && (!model_.trained() || opts_.model_features == "kernel")) {
+        std::vector<size_t> every(space_.size());
+        std::iota(every.begin(), every.end(), size_t(0));
+        const std::vector<std::vector<double>> scores = predict(every);
+        for (size_t local = 0; local < shape_ids.size(); local++) {
+            size_t best = 0;
+            for (size_t k = 1; k < every.size(); k++) {
+                if (scores[k][local] > scores[best][local]) best = k;
+            }
+            sp.first_round.emplace_back(best, local);
+        }
+    }
     Measure measure = [&](const std::vector<std::pair<size_t, size_t>> &batch) {
         std::vector<std::pair<size_t, size_t>> global;
         for (auto [k, local] : batch) global.emplace_back(k, shape_ids[local]);
