@@ -469,6 +469,12 @@ TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic
     std::string tt_stmt;
     check_form("layout/TT", "y", {1, 2, 3, 5, 16, 37, 64, 100}, long_k, opts, true, &tt_stmt);
     CHECK_THAT(tt_stmt, Catch::Contains("_global_wrapper"));
+    // The parallel copy's blocks are whole cache lines of the destination (two vectors along the
+    // reduction on AVX2, schedule/OperandStaging.cpp): a reduction that is not a multiple of
+    // them (328 = 20.5 lines) ends in a guarded half block.
+    long_k.K = 328;
+    check_form("layout/TT", "y", {1, 5, 37, 100}, long_k, opts, true, &tt_stmt);
+    CHECK_THAT(tt_stmt, Catch::Contains("_global_wrapper"));
 }
 
 TEST_CASE("operand layouts NN, NT, TN, TT", "[forms]") {

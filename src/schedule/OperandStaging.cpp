@@ -122,8 +122,25 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             fused_parallel_unless_small(w, narrow, outer, dst + "_par", elements);
         }
         if (lanes > 1) {
-            transpose_in_blocks(w, st, src, dst, lanes);
-            w.reorder(st, with_outer({src + "_i", dst + "_i", src + "_o"}));
+            // Each parallel task writes whole cache lines of the copy: blocks of `lanes` along the
+            // destination's rows would leave half a line (AVX2, float) to the next block, which the
+            // other core writes at the same time (false sharing: a 2048 x 768 copy took 1.5 ms in
+            // 8 x 8 blocks, 0.6 ms in 16 x 8, AVX2 guest, apps/results/cpu/tn_copy_lines_2026-11-29/).
+            const int line_lanes = std::max(1, 64 / std::max(1, lanes * o.type.bytes()));
+            const std::string dst_i = dst + "_i", dst_io = dst + "_io", dst_ii = dst + "_ii";
+            w.split(st, dst, dst + "_o", dst_i, lanes * line_lanes, TailStrategy::GuardWithIf);
+            w.split(st, src, src + "_o", src + "_i", lanes, TailStrategy::GuardWithIf);
+            if (line_lanes > 1) {
+                w.split(st, dst_i, dst_io, dst_ii, lanes, TailStrategy::GuardWithIf);
+                w.reorder(st, with_outer({src + "_i", dst_ii, dst_io, src + "_o"}));
+                w.vectorize(st, src + "_i");
+                w.vectorize(st, dst_ii);
+                w.unroll(st, dst_io);
+            } else {
+                w.reorder(st, with_outer({src + "_i", dst_i, src + "_o"}));
+                w.vectorize(st, src + "_i");
+                w.vectorize(st, dst_i);
+            }
         } else {
             w.split(st, dst, dst + "_o", dst + "_i", 1, TailStrategy::GuardWithIf);
             w.reorder(st, with_outer({src, dst + "_i"}));
