@@ -120,9 +120,13 @@ struct DietForm {
                 form.inputs[i].set(dense_inputs[t][i]);
                 continue;
             }
-            Buffer<> crop = full_inputs[i];
+            // A view of the first rows of the full input: a Runtime::Buffer of its own shape (a
+            // copy of a Halide::Buffer shares the shape too, so cropping that copy had cropped the
+            // full input itself, and the GELU pass then read products of the last checked T only).
             const std::vector<int> sz = form.in_sizes[i](t);
-            for (size_t d = 0; d < sz.size(); d++) crop.crop((int)d, 0, sz[d]);
+            Runtime::Buffer<void> view = *full_inputs[i].get();
+            for (size_t d = 0; d < sz.size(); d++) view.crop((int)d, 0, sz[d]);
+            Buffer<> crop(std::move(view));
             if (dense) {
                 Buffer<> own(crop.type(), sz);
                 own.copy_from(crop);
