@@ -137,9 +137,14 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             }
             int64_t panel_cols = (int64_t)t.cols * c.panel_tiles;
             busy = busy_fraction((cols + panel_cols - 1) / panel_cols * outer, workers);
-            // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop overhead.
+            // Small bonuses: longer panels reuse the broadcast operand, unrolling saves loop
+            // overhead up to 4 steps; 8 steps cost a little. Fitted on the committed datasets'
+            // column kernels that differ in k_unroll alone (models/data/cpu_*.jsonl.gz): time
+            // ratios in geomean 2/1 0.986, 4/2 0.992, 8/4 1.021 (8 was over 10% slower in 33 of 249
+            // pairs, faster in 18); transposed queries in batched scores ran 1.5x slower at
+            // T = 128 with 8 than with 4 (apps/results/cpu/k_unroll_heuristic_2026-11-29/).
             intensity *= 1.0 + 0.02 * std::log2((double)c.panel_tiles);
-            intensity *= 1.0 + 0.01 * std::log2((double)c.k_unroll);
+            intensity *= (1.0 + 0.01 * std::log2((double)std::min(c.k_unroll, 4))) / (c.k_unroll > 4 ? 1.02 : 1.0);
             // A staged panel is copied (transposed) once per task and reused by every row: with
             // few rows the copy dominates (measured: a dense layer's column kernels run at 0.22 of
             // their peak at 16 rows, 0.72 at 128, 0.91 at 336; ~48 rows' worth of work per copy).

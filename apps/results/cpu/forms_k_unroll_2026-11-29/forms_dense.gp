@@ -1,0 +1,10 @@
+set terminal pngcairo noenhanced size 1100,700 font 'sans,10'
+set output '/tmp/fk/forms_dense.png'
+set datafile separator ','
+set key outside right top
+set grid
+set logscale y
+set title 'forms_bench dense: median time per T'
+set xlabel 'T'
+set ylabel 'seconds (log)'
+plot '/tmp/fk/forms_dense.csv' using 1:2 with lines lw 1.5 title 'dense/canonical', '/tmp/fk/forms_dense.csv' using 1:3 with lines lw 1.5 title 'dense/inline_sum', '/tmp/fk/forms_dense.csv' using 1:4 with lines lw 1.5 title 'dense/update_on_output', '/tmp/fk/forms_dense.csv' using 1:5 with lines lw 1.5 title 'dense/bias_init', '/tmp/fk/forms_dense.csv' using 1:6 with lines lw 1.5 title 'dense/epilogue_chain', '/tmp/fk/forms_dense.csv' using 1:7 with lines lw 1.5 title 'dense/bias_relu_chain', '/tmp/fk/forms_dense.csv' using 1:8 with lines lw 1.5 title 'dense/split_reduction', '/tmp/fk/forms_dense.csv' using 1:9 with lines lw 1.5 title 'dense/product_func', '/tmp/fk/forms_dense.csv' using 1:10 with lines lw 1.5 title 'dense/transpose_func', '/tmp/fk/forms_dense.csv' using 1:11 with lines lw 1.5 title 'dense/scaled_operand', '/tmp/fk/forms_dense.csv' using 1:12 with lines lw 1.5 title 'dense/flat_1d', '/tmp/fk/forms_dense.csv' using 1:13 with lines lw 1.5 title 'dense/symbolic_k', '/tmp/fk/forms_dense.csv' using 1:14 with lines lw 1.5 title 'dense/sum_of_halves', '/tmp/fk/forms_dense.csv' using 1:15 with lines lw 1.5 title 'dense/two_updates', '/tmp/fk/forms_dense.csv' using 1:16 with lines lw 1.5 title 'layout/NN', '/tmp/fk/forms_dense.csv' using 1:17 with lines lw 1.5 title 'layout/TN', '/tmp/fk/forms_dense.csv' using 1:18 with lines lw 1.5 title 'layout/TT', '/tmp/fk/forms_dense.csv' using 1:19 with lines lw 1.5 title 'dense/rows_innermost', '/tmp/fk/forms_dense.csv' using 1:20 with lines lw 1.5 title 'dense/rows_innermost_update', '/tmp/fk/forms_dense.csv' using 1:21 with lines lw 1.5 title 'dense/rows_innermost_epilogue', '/tmp/fk/forms_dense.csv' using 1:22 with lines lw 3 title 'openblas', '/tmp/fk/forms_dense.csv' using 1:23 with lines lw 3 title 'onednn', '/tmp/fk/forms_dense.csv' using 1:24 with lines lw 3 title 'gelu_pass'
