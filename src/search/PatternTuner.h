@@ -71,6 +71,9 @@ public:
     std::vector<double> predicted_throughputs(const std::vector<size_t> &ks,
                                               const std::vector<std::vector<int64_t>> &extents,
                                               const std::vector<double> &flops);
+    // What the untuned run ranks with: the shipped model, else the heuristic (never this run's model).
+    std::vector<double> prior_throughputs(const std::vector<size_t> &ks, const std::vector<std::vector<int64_t>> &extents,
+                                          const std::vector<double> &flops) const;
 
     bool model_trained() const { return model_.trained(); }
     // The shipped model (cost/BaseModel.h): predicts until this run's model is trained.

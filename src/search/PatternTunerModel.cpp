@@ -35,20 +35,25 @@ double PatternTuner::heuristic_throughput(size_t k, const std::vector<int64_t> &
     return heuristic_score(space_[k], extents_at_one_shape(ext_, extents), workers_);
 }
 
-std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,
-                                                        const std::vector<std::vector<int64_t>> &extents,
-                                                        const std::vector<double> &flops) {
-    // Before the model has data (nothing trained, no shipped model): the analytic heuristic.
-    if (!model_.trained() && !base_) {
+std::vector<double> PatternTuner::prior_throughputs(const std::vector<size_t> &ks,
+                                                    const std::vector<std::vector<int64_t>> &extents,
+                                                    const std::vector<double> &flops) const {
+    // The shipped model, else the analytic heuristic (in its own units).
+    if (!base_) {
         std::vector<double> out;
         for (size_t i = 0; i < ks.size(); i++) out.push_back(heuristic_throughput(ks[i], extents[i]));
         return out;
     }
-    if (!model_.trained()) {
-        std::vector<KernelAtShape> in;
-        for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));
-        return base_->predict(in);
-    }
+    std::vector<KernelAtShape> in;
+    for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));
+    return base_->predict(in);
+}
+
+std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,
+                                                        const std::vector<std::vector<int64_t>> &extents,
+                                                        const std::vector<double> &flops) {
+    // Before the model has data: the prior (the shipped model, else the heuristic).
+    if (!model_.trained()) return prior_throughputs(ks, extents, flops);
     std::vector<FeatureRows> programs;
     for (size_t i = 0; i < ks.size(); i++) programs.push_back(rows_for(ks[i], extents[i], flops[i]));
     std::vector<float> scores = model_.predict(programs);
