@@ -7,7 +7,7 @@
 #include "dispatch/Votes.h"
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 
