@@ -15,14 +15,26 @@ namespace {
 
 // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
 // `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
-// dense loads and shuffles rather than one scalar load per element.
-void transpose_in_blocks(ScheduleWriter &w, StageRef &st, const std::string &src_inner, const std::string &dst_inner,
-                         int lanes) {
-    w.split(st, dst_inner, dst_inner + "_o", dst_inner + "_i", lanes, TailStrategy::GuardWithIf);
-    w.split(st, src_inner, src_inner + "_o", src_inner + "_i", lanes, TailStrategy::GuardWithIf);
-    w.reorder(st, {src_inner + "_i", dst_inner + "_i", src_inner + "_o", dst_inner + "_o"});
-    w.vectorize(st, src_inner + "_i");
-    w.vectorize(st, dst_inner + "_i");
+// dense loads and shuffles rather than one scalar load per element. With `dst_vectors` > 1 a
+// block spans that many vectors along the destination (unrolled): whole cache lines of it.
+// Returns the block's loops, innermost first (the caller may reorder the outer ones around them).
+std::vector<std::string> transpose_in_blocks(ScheduleWriter &w, StageRef &st, const std::string &src_inner,
+                                             const std::string &dst_inner, int lanes, int dst_vectors = 1) {
+    const std::string src_i = src_inner + "_i", dst_i = dst_inner + "_i";
+    w.split(st, dst_inner, dst_inner + "_o", dst_i, lanes * dst_vectors, TailStrategy::GuardWithIf);
+    w.split(st, src_inner, src_inner + "_o", src_i, lanes, TailStrategy::GuardWithIf);
+    std::vector<std::string> block = {src_i, dst_i};
+    if (dst_vectors > 1) {
+        w.split(st, dst_i, dst_inner + "_io", dst_inner + "_ii", lanes, TailStrategy::GuardWithIf);
+        block = {src_i, dst_inner + "_ii", dst_inner + "_io"};
+    }
+    std::vector<std::string> order = block;
+    order.insert(order.end(), {src_inner + "_o", dst_inner + "_o"});
+    w.reorder(st, order);
+    w.vectorize(st, block[0]);
+    w.vectorize(st, block[1]);
+    if (dst_vectors > 1) w.unroll(st, block[2]);
+    return block;
 }
 
 // The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
@@ -126,21 +138,10 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
             // destination's rows would leave half a line (AVX2, float) to the next block, which the
             // other core writes at the same time (false sharing: a 2048 x 768 copy took 1.5 ms in
             // 8 x 8 blocks, 0.6 ms in 16 x 8, AVX2 guest, apps/results/cpu/tn_copy_lines_2026-11-29/).
-            const int line_lanes = std::max(1, 64 / std::max(1, lanes * o.type.bytes()));
-            const std::string dst_i = dst + "_i", dst_io = dst + "_io", dst_ii = dst + "_ii";
-            w.split(st, dst, dst + "_o", dst_i, lanes * line_lanes, TailStrategy::GuardWithIf);
-            w.split(st, src, src + "_o", src + "_i", lanes, TailStrategy::GuardWithIf);
-            if (line_lanes > 1) {
-                w.split(st, dst_i, dst_io, dst_ii, lanes, TailStrategy::GuardWithIf);
-                w.reorder(st, with_outer({src + "_i", dst_ii, dst_io, src + "_o"}));
-                w.vectorize(st, src + "_i");
-                w.vectorize(st, dst_ii);
-                w.unroll(st, dst_io);
-            } else {
-                w.reorder(st, with_outer({src + "_i", dst_i, src + "_o"}));
-                w.vectorize(st, src + "_i");
-                w.vectorize(st, dst_i);
-            }
+            const int line_vectors = std::max(1, 64 / std::max(1, lanes * o.type.bytes()));
+            std::vector<std::string> block = transpose_in_blocks(w, st, src, dst, lanes, line_vectors);
+            block.push_back(src + "_o");
+            w.reorder(st, with_outer(block));
         } else {
             w.split(st, dst, dst + "_o", dst + "_i", 1, TailStrategy::GuardWithIf);
             w.reorder(st, with_outer({src, dst + "_i"}));

@@ -42,13 +42,15 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
     // model, which has no measurement near it. The BERT dense layer tuned with 32 trials on
     // T = 5..128 sent T = 1..4 a staged column kernel 2.2x slower there than the untuned
     // dot-product kernel, which it had measured at T = 5 only.
+    std::vector<int64_t> lo, hi;  // the training shapes' box, per extent
+    for (const std::vector<int64_t> &t : ext_.host_extents) {
+        lo.resize(std::max(lo.size(), t.size()), INT64_MAX);
+        hi.resize(lo.size(), INT64_MIN);
+        for (size_t d = 0; d < t.size(); d++) lo[d] = std::min(lo[d], t[d]), hi[d] = std::max(hi[d], t[d]);
+    }
     const auto outside_training = [&](const std::vector<int64_t> &e) {
-        for (size_t d = 0; d < e.size(); d++) {
-            int64_t lo = INT64_MAX, hi = INT64_MIN;
-            for (const std::vector<int64_t> &t : ext_.host_extents) {
-                if (d < t.size()) lo = std::min(lo, t[d]), hi = std::max(hi, t[d]);
-            }
-            if (lo <= hi && (e[d] < lo || e[d] > hi)) return true;
+        for (size_t d = 0; d < e.size() && d < lo.size(); d++) {
+            if (e[d] < lo[d] || e[d] > hi[d]) return true;
         }
         return false;
     };
