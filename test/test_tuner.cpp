@@ -4,7 +4,12 @@
 
 #include "Halide.h"
 #include "space/HostCpu.h"
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
 #include "dense_fixture.h"
+#include "dispatch/Dispatch.h"
+#include "space/Hardware.h"
+#include "space/MicroKernel.h"
 #include "measure/TuningLog.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
@@ -125,6 +130,71 @@ TEST_CASE("a tuning run measures exactly its budget, logs it, and a rerun resume
     CHECK(diet::read_log(log).records.size() == after.records.size());
     CHECK_THAT(src3, Catch::Contains("specialize"));
     for (int t : {3, 16, 20}) check_correct(third, t);
+    std::remove(log.c_str());
+    std::remove(report.c_str());
+}
+
+TEST_CASE("shapes below the training shapes vote with the prior among the measured kernels", "[tuner]") {
+    // Trained on T = 4..16, the run's model has no measurement near T = 1..3: there the dispatch
+    // follows the prior the untuned run ranks with (here the analytic heuristic: no shipped
+    // model), restricted to the kernels measured (PatternTunerDispatch.cpp, prior votes).
+    const std::string log = "diet_test_tuner_prior.log", report = "diet_test_tuner_prior.json";
+    std::remove(log.c_str());
+    diet::Options o = diet::Options::from_map({{"trials", "10"}, {"samples", "4"}, {"training", "T=4,8,12,16"},
+                                               {"log", log}, {"report", report}, {"seed", "5"}, {"base_model", "none"}});
+    SmallDense d;
+    const Target target = diet::runnable_host_target();
+    diet::autoschedule(Pipeline(d.y), target, 2, 0, o);
+    nlohmann::json r = read_json(report);
+    REQUIRE(r["stages"].size() == 1);
+    const nlohmann::json &st = r["stages"][0];
+    CHECK(st["dispatch_decision"]["prior_votes"] == "T=1..3 (3 shapes)");
+    const diet::Dispatch disp = diet::dispatch_from_json(st["dispatch"], "the test's report");
+
+    // The space as the tuner enumerates it, to score the measured kernels with the heuristic.
+    SmallDense fresh;
+    diet::FunctionDAG dag(fresh.outputs());
+    REQUIRE(dag.matmuls().size() == 1);
+    const diet::MatmulPattern &p = dag.matmuls()[0];
+    diet::ShapeFamily fam = diet::read_shape_family(fresh.outputs(), o);
+    const diet::MatmulExtents train = diet::matmul_extents(p, fam, {{{"T", 4}}, {{"T", 8}}, {{"T", 12}}, {{"T", 16}}});
+    const diet::CpuLimits cpu = diet::CpuLimits::for_target(target, 2, 0);
+    std::vector<diet::MicroKernel> space = diet::enumerate_cpu_kernels(p, train, cpu);
+    std::map<std::string, diet::MicroKernel> measured;
+    for (const auto &rec : diet::read_log(log).records) {
+        if (!rec.ok()) continue;
+        // Logged as "<stage>:<kernel>".
+        const std::string name = rec.micro_kernel.substr(rec.micro_kernel.find(':') + 1);
+        auto it = std::find_if(space.begin(), space.end(), [&](const diet::MicroKernel &k) { return k.to_string() == name; });
+        INFO(rec.micro_kernel);
+        REQUIRE(it != space.end());
+        measured.emplace(name, *it);
+    }
+    REQUIRE(measured.size() >= 2);
+    for (int t : {1, 2, 3}) {
+        const std::vector<int64_t> host = diet::matmul_extents(p, fam, {{{"T", t}}}).host_extents.at(0);
+        const diet::MicroKernel &got = disp.leaves.at(disp.leaf_for(host)).kernel;
+        // The heuristic's best among the measured kernels of the same operand staging (one
+        // staging per stage: the dispatch restricts its candidates to the majority's).
+        double best = -1;
+        std::string expected;
+        for (const auto &[name, k] : measured) {
+            if (k.cpu.stage_strided != got.cpu.stage_strided) continue;
+            const double score = diet::heuristic_score(k, diet::extents_at_one_shape(train, host), cpu.cores);
+            if (score > best) best = score, expected = name;
+        }
+        INFO("T=" << t);
+        CHECK(got.to_string() == expected);
+    }
+    // Shapes inside the box vote with the run's model: with T = 1 among the training shapes,
+    // no shape is outside it.
+    diet::Options inside = o;
+    inside.training = diet::parse_shape_specs("T=1,6,11,16", "HL_DIET_TRAINING");
+    std::remove(log.c_str());
+    SmallDense again;
+    diet::autoschedule(Pipeline(again.y), target, 2, 0, inside);
+    CHECK(read_json(report)["stages"][0]["dispatch_decision"]["prior_votes"] == "");
+    for (int t : {1, 3, 16}) check_correct(again, t);
     std::remove(log.c_str());
     std::remove(report.c_str());
 }

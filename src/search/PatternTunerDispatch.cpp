@@ -187,6 +187,12 @@ Dispatch PatternTuner::dispatch(const std::vector<Shape> &shapes, const std::vec
     }
     if (rep) {
         (*rep)["candidates"] = cands.size();
+        std::vector<Shape> by_prior;
+        for (size_t v = 0; v < shapes.size(); v++) {
+            if (prior_votes[v]) by_prior.push_back(shapes[v]);
+        }
+        // The shapes outside the training shapes' box, which voted with the prior.
+        (*rep)["prior_votes"] = by_prior.empty() ? std::string() : describe_shapes(by_prior);
         (*rep)["verification"] = checks;
     }
     return d;
