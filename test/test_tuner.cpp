@@ -175,16 +175,22 @@ TEST_CASE("shapes below the training shapes vote with the prior among the measur
         const std::vector<int64_t> host = diet::matmul_extents(p, fam, {{{"T", t}}}).host_extents.at(0);
         const diet::MicroKernel &got = disp.leaves.at(disp.leaf_for(host)).kernel;
         // The heuristic's best among the measured kernels of the same operand staging (one
-        // staging per stage: the dispatch restricts its candidates to the majority's).
+        // staging per stage: the dispatch restricts its candidates to the majority's). The
+        // dispatch may give these shapes a kernel within its merge tolerance of that one (a
+        // kernel whose removal costs under 0.5% in mean relative time over the 16 shapes is
+        // dropped: up to 16 / 3 x 0.5% at these three), so the check is on the prior's score.
+        const diet::MatmulExtents here = diet::extents_at_one_shape(train, host);
         double best = -1;
         std::string expected;
         for (const auto &[name, k] : measured) {
             if (k.cpu.stage_strided != got.cpu.stage_strided) continue;
-            const double score = diet::heuristic_score(k, diet::extents_at_one_shape(train, host), cpu.cores);
+            const double score = diet::heuristic_score(k, here, cpu.cores);
             if (score > best) best = score, expected = name;
         }
-        INFO("T=" << t);
-        CHECK(got.to_string() == expected);
+        const double got_score = diet::heuristic_score(got, here, cpu.cores);
+        INFO("T=" << t << ": dispatched " << got.to_string() << " (prior score " << got_score << "), the prior's best "
+                  << expected << " (" << best << ")");
+        CHECK(got_score >= 0.97 * best);
     }
     // Shapes inside the box vote with the run's model: with T = 1 among the training shapes,
     // no shape is outside it.

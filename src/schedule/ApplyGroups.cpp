@@ -126,7 +126,16 @@ void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, Stage
     const std::optional<SizeExpr> channels = extent_of(n, 0);
     if (g.short_dim0_extent > 0 && channels) {
         StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
-        w_.unroll(constant, c);
+        if (n.is_output) {
+            w_.unroll(constant, c);
+        } else {
+            // Computed at root, its region is what Halide infers from the readers, which it may
+            // not prove constant where the analysis does (test_fuzz seed 20262116: a boundary
+            // condition read by a product, "Can only unroll for loops over a constant extent"):
+            // a constant split, unrolled, guarded past the region.
+            w_.split(constant, c, c + "_o", c + "_u", g.short_dim0_extent, TailStrategy::GuardWithIf);
+            w_.unroll(constant, c + "_u");
+        }
     }
     notes_.push_back("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " +
                      c + " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
@@ -161,13 +170,37 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     const std::vector<std::string> args = n.func.args();
     if (args.empty()) return;
     const bool update = !rvars.empty();
+    // Halide 14 refuses ShiftInwards on any update, one without a reduction (a pure update,
+    // f(x, y) = g(f(x, y))) included (test_fuzz seed 20261475 hit it when the shifted tiles
+    // below were tried on every root with members).
+    const bool may_shift = !n.has_updates();
+    const std::optional<SizeExpr> rows = args.size() >= 2 ? extent_of(n, 1) : std::nullopt;
+    const bool members_read_unclamped = std::any_of(g.members.begin(), g.members.end(), [&](const std::string &m) {
+        return !reads_inputs_clamped(dag_, m);
+    });
+    if (g.tile_y > 0 && !g.tile_y_shift && may_shift && members_read_unclamped && rows) {
+        // Members computed per tile of rows that may be shorter than a tile at the smallest
+        // shape: with a guarded last tile Halide 14 may bound the members' region over all
+        // tiles as if the last were whole (the tile start's largest value plus the tile's
+        // largest extent) and require inputs, or an output read back, past their end
+        // (test_fuzz seed 20261515: "Output buffer rs0 is accessed at 31, which is beyond the
+        // max (25)", a member reading an output through a root computed at root). Where the
+        // rows hold a whole tile, the last tile is shifted inwards instead, which keeps the
+        // bound inside them; below, there is one tile. (The same loops in both: the members
+        // are scheduled once, below.) Only where a member reads an input unclamped (or an
+        // output): over clamped reads the loose bound costs a few points of work, not an error.
+        GroupPlan tall = g;
+        tall.tile_y_shift = true;
+        StageRef tall_st = w_.specialize(st, w_.at_least(*rows, g.tile_y));
+        tile_stage(tall, n, root, tall_st, rvars, false);
+    }
     const std::string x = args[0];
     std::vector<std::string> order, outer;
     std::string x_in = x;
     if (g.tile_x > 0) {
         // The planner keeps tile_x within dim 0 at the smallest shape: shifting the last tile
         // inwards stays inside the data.
-        w_.split(st, x, x + "_o", x + "_i", g.tile_x, update ? TailStrategy::GuardWithIf : TailStrategy::ShiftInwards);
+        w_.split(st, x, x + "_o", x + "_i", g.tile_x, may_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
         x_in = x + "_i";
     }
     // Members per step of the reduction: the reduction loops run outside the tile's own
@@ -177,13 +210,13 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
         lanes *= kVectorsPerReductionStep;
     }
-    order = vectorize_dim(st, x_in, lanes, update ? TailStrategy::GuardWithIf : tail_of(g, n.name));
+    order = vectorize_dim(st, x_in, lanes, may_shift ? tail_of(g, n.name) : TailStrategy::GuardWithIf);
     if (!per_step) order.insert(order.begin() + 1, rvars.begin(), rvars.end());
     if (args.size() >= 2) {
         const std::string y = args[1];
         if (g.tile_y > 0) {
             w_.split(st, y, y + "_o", y + "_i", g.tile_y,
-                     g.tile_y_shift && !update ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+                     g.tile_y_shift && may_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
             order.push_back(y + "_i");
             outer.push_back(y + "_o");
         } else {
@@ -288,7 +321,10 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
             if (s.index == 0) pure_loops(at, m, l, false, tail);
             else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
-        if (!narrow_root_ || lanes <= 1 || per_point) {
+        // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
+        // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
+        // that has specializations: test_fuzz seed 20261898).
+        if (!narrow_root_ || lanes <= 1 || per_point || (s.index > 0 && s.pure_vars().empty())) {
             loops(st, lanes);
             continue;
         }

@@ -3,6 +3,8 @@
 // tiled-group heuristic says fusing pays, or roots a group of its own under the rule its
 // definition calls for.
 #include "space/rules/RuleContext.h"
+#include "analysis/ClampedReads.h"
+#include "analysis/DivisionReads.h"
 
 #include <algorithm>
 #include <limits>
@@ -145,7 +147,24 @@ bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::s
     return funcs_read(cx, last).count(producer) > 0;
 }
 
+namespace {
+
+// Whether a consumer reads `producer` through a division of its own variables (an upsample),
+// directly or through Funcs inlined into it (analysis/DivisionReads.h).
+bool read_through_division(const RuleContext &cx, const std::string &producer) {
+    for (const std::string &c : cx.dag.node(producer).consumers) {
+        if (reads_through_division(cx.dag, c, producer)) return true;
+        if (cx.inlined.count(c) && read_through_division(cx, c)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &producer) {
+    // Computed per tile, a producer read through a division is bounded loosely by Halide 14 and
+    // may be computed past its consumers' needs: only where that reads no input out of range.
+    if (read_through_division(cx, producer) && !reads_inputs_clamped(cx.dag, producer)) return false;
     if (host.rule == RuleKind::TiledGroup) return true;
     if (host.rule != RuleKind::UpdateLoops) return false;
     auto feeds = cx.feeds.find(producer);
