@@ -29,6 +29,7 @@
 //   DIET_FUZZ_SEED=1000 DIET_FUZZ_COUNT=5000 build/test/test_fuzz    # a longer run
 //   DIET_FUZZ_VERBOSE=1 ...                                           # print every pipeline
 //   DIET_FUZZ_VERBOSE=1 DIET_FUZZ_DRY=1 ...                           # only generate and print
+//   DIET_FUZZ_STMT=out.stmt ...                                        # Diet's lowered statement
 //
 // Pipeline i of a run uses seed DIET_FUZZ_SEED + i (default seed 1; the default count is what
 // fits the CI budget, see kDefaultCount).  A crash (signal) prints the seed it happened on.
@@ -1070,6 +1071,8 @@ Outcome run_one(uint32_t seed, bool verbose) {
         auto t0 = Clock::now();
         p.compile_jit(target);
         t_compile = secs_since(t0);
+        // DIET_FUZZ_STMT=<file>: also write the lowered statement of Diet's schedule (debugging).
+        if (const char *stmt = getenv("DIET_FUZZ_STMT")) p.compile_to_lowered_stmt(stmt, p.infer_arguments(), Text, target);
         log += cap.finish();
     } catch (const std::exception &e) {
         return fail(std::string("Diet's schedule failed to compile: ") + e.what(), log, schedule);

@@ -343,7 +343,14 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             }
             g.why = "reads a producer transposed: vector x vector blocks";
         }
-        g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1);
+        // Shifted inwards only where the rows are known to hold a tile: an output's are its
+        // buffer's; a Func computed at root has the region Halide infers from its readers, which
+        // can be smaller than the analysis' (test_fuzz seed 20261979: rows read through an RDom
+        // with a predicate, r <= x, 5 at T = 1 against 31 estimated: the shifted tile started at
+        // row -11). Guarded there, unless members are computed per tile (their bounds need the
+        // shifted tile: schedule/ApplyGroups.cpp tile_stage).
+        g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1) &&
+                         (root.is_output || !g.members.empty());
         const int64_t widest_x = largest_extent(cx, g.root, 0);
         if (!g.transpose_blocks && g.members.empty() && root.dims() >= 2 && !root.has_updates() && lanes > 1 &&
             widest_x > 0 && widest_x * 2 <= lanes && largest_extent(cx, g.root, 1) >= lanes) {
