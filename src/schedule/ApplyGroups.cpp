@@ -175,10 +175,10 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     // below were tried on every root with members).
     const bool may_shift = !n.has_updates();
     const std::optional<SizeExpr> rows = args.size() >= 2 ? extent_of(n, 1) : std::nullopt;
-    const bool members_read_unclamped = std::any_of(g.members.begin(), g.members.end(), [&](const std::string &m) {
-        return !reads_inputs_clamped(dag_, m);
-    });
-    if (g.tile_y > 0 && !g.tile_y_shift && may_shift && members_read_unclamped && rows) {
+    const auto member_reads_unclamped = [&] {
+        return std::any_of(g.members.begin(), g.members.end(), [&](const std::string &m) { return !reads_inputs_clamped(dag_, m); });
+    };
+    if (g.tile_y > 0 && !g.tile_y_shift && may_shift && rows && member_reads_unclamped()) {
         // Members computed per tile of rows that may be shorter than a tile at the smallest
         // shape: with a guarded last tile Halide 14 may bound the members' region over all
         // tiles as if the last were whole (the tile start's largest value plus the tile's
