@@ -132,9 +132,19 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     // unsimplified condition can lose its code in the very branch where it applies (an acc whose
     // update vanished: zeros for some shapes; found by test_fuzz). Every stage, live and emitted,
     // gets the simplified condition, so the init's, the update's and the host's are identical.
-    sp.stage = Stage(s.stage).specialize(Halide::Internal::simplify(c.expr));
+    //
+    // A condition that simplifies to false (a branch no shape of the family takes: vectors of 16
+    // lanes along a row of at most 7) is kept as written: Halide's specialize() returns an
+    // existing specialization whose condition is equal, so two such branches of one stage (the
+    // 16- and 8-lane ones) would be the same Definition and its second set of splits would reuse
+    // the first's loop names (fuzz seed 20262811). As written, the conditions differ; Halide
+    // drops the branch of a pure definition, an update's is a test that is never true.
+    const Expr simplified = Halide::Internal::simplify(c.expr);
+    const bool never = Halide::Internal::is_const_zero(simplified);
+    sp.stage = Stage(s.stage).specialize(never ? c.expr : simplified);
     sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
-    emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(::Halide::Internal::simplify(" + c.text + "));");
+    emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" +
+         (never ? c.text : "::Halide::Internal::simplify(" + c.text + ")") + ");" + (never ? "  // never taken" : ""));
     return sp;
 }
 
