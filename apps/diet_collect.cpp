@@ -63,17 +63,6 @@ contraction_forms::Sizes sizes_for(const std::string &form, size_t c, int t_max)
     return s;
 }
 
-std::set<std::string> labels_in(const std::string &path) {
-    std::set<std::string> out;
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        auto j = nlohmann::json::parse(line, nullptr, false);
-        if (!j.is_discarded() && j.contains("label")) out.insert(j["label"].get<std::string>());
-    }
-    return out;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -111,7 +100,7 @@ int main(int argc, char **argv) {
         for (std::string c; std::getline(ss, c, ',');) configs.push_back(std::stoul(c));
     }
     const Target target = diet::runnable_host_target();
-    const std::set<std::string> done = labels_in(out);
+    const std::set<std::string> done = diet::dataset_labels(out);
     const std::string tmp = out + ".part" + std::to_string((long)getpid());
     size_t jobs = 0, job = 0;
     for (const auto &f : forms) jobs += f.rfind("conv", 0) == 0 ? 1 : configs.size();

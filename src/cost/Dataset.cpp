@@ -174,4 +174,14 @@ std::vector<PlanRecord> read_plan_dataset(const std::vector<std::string> &paths)
     return out;
 }
 
+std::set<std::string> dataset_labels(const std::string &path) {
+    std::set<std::string> out;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j.is_object() && j.contains("label")) out.insert(j["label"].get<std::string>());
+    }
+    return out;
+}
+
 }  // namespace diet

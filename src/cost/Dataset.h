@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -54,5 +55,9 @@ void append_dataset(const std::string &path, const std::vector<DatasetRecord> &r
 // Lines of other kinds (plans) are skipped by read_dataset and read by read_plan_dataset.
 std::vector<DatasetRecord> read_dataset(const std::vector<std::string> &paths);
 std::vector<PlanRecord> read_plan_dataset(const std::vector<std::string> &paths);
+
+// The labels of the records in an uncompressed dataset file (empty when it does not exist):
+// the collectors skip what is already there, so an interrupted collection resumes.
+std::set<std::string> dataset_labels(const std::string &path);
 
 }  // namespace diet
