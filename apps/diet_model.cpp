@@ -13,6 +13,8 @@
 // as the mean over groups of Kendall's tau between predicted and measured times, and the top-1
 // and top-5 recall of each group's measured best; and the analytic heuristic's figures
 // (space/MicroKernel.h) on the same groups, as the baseline the model has to beat.
+// train-plans does the same for stage-rule plans (features/PlanFeatures.h; the plan model the
+// stage-rule search starts from, cost/BaseModel.h base_plan_model_path).
 // train fits one model on every record and saves it with Diet's attributes (pipeline "*": any
 // pipeline; target: the instruction-set class the data was measured on), the file the plugin
 // loads by default (cost/BaseModel.h).
@@ -20,17 +22,20 @@
 #include "cost/Dataset.h"
 #include "cost/PackSumModel.h"
 #include "features/KernelFeatures.h"
+#include "features/PlanFeatures.h"
 #include "search/ModelTraining.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 
 using namespace diet;
 
@@ -38,6 +43,7 @@ namespace {
 
 // Tree parameters for experiments (0: the shipped model's, cost/BaseModel.cpp).
 int g_depth = 0, g_rounds = 0;
+std::vector<std::string> g_drop;  // plan feature name prefixes zeroed (experiments)
 double g_eta = 0;
 
 struct Data {
@@ -54,6 +60,18 @@ std::string family_of(const DatasetRecord &r) {
     return r.label.substr(0, r.label.find('/'));
 }
 
+// The unit a plan record is held out with: its pipeline, except that random pipelines
+// (apps/diet_collect_pipelines.cpp, "random/<seed>") are held out in five folds by seed, so that
+// each hand-written pipeline is predicted by a model trained on the others and on 4/5 of the
+// random ones.
+std::string plan_family(const std::string &label) {
+    if (label.rfind("random/", 0) != 0) return label;
+    const std::string seed = label.substr(7);
+    unsigned long v = 0;
+    for (char c : seed) v = std::isdigit((unsigned char)c) ? v * 10 + (unsigned long)(c - '0') : v;
+    return "random/fold" + std::to_string(v % 5);
+}
+
 // Plans: one group per pipeline and shape; labelled by rank within the group, as the search's
 // plan model is (search/ModelTraining.h rank_labels_within_groups; only the order within a group
 // means anything); "heuristic": the rules' estimate.
@@ -67,11 +85,22 @@ Data load_plans(const std::vector<std::string> &paths, std::vector<double> *esti
         seconds.push_back(*r.seconds);
         plans.push_back(std::move(r));
     }
+    std::vector<size_t> dropped;
+    for (size_t f = 0; f < plan_feature_names().size(); f++) {
+        for (const std::string &p : g_drop) {
+            if (plan_feature_names()[f].rfind(p, 0) == 0) dropped.push_back(f);
+        }
+    }
     for (PlanRecord &r : plans) {
+        for (auto &row : r.rows) {
+            for (size_t f : dropped) {
+                if (f < row.size()) row[f] = 0;
+            }
+        }
         d.rows.push_back(r.rows);
         d.throughput.push_back(1.0 / *r.seconds);
         d.group.push_back(groups.emplace(r.group(), groups.size()).first->second);
-        d.family.push_back(r.label.empty() ? r.pipeline : r.label);
+        d.family.push_back(plan_family(r.label.empty() ? r.pipeline : r.label));
         estimate->push_back(1.0 / std::max(r.estimate, 1e-30));
         DatasetRecord stub;  // only the count of records is read for plans
         d.recs.push_back(stub);
@@ -192,8 +221,17 @@ Quality held_out(const Data &d, Objective o, nlohmann::json *per_family) {
         for (size_t j = 0; j < test.size(); j++) pred[test[j]] = p[j];
         (*per_family)[fam] = quality(d, test, p).to_json();
     }
-    std::vector<size_t> all(d.recs.size());
-    for (size_t i = 0; i < all.size(); i++) all[i] = i;
+    std::vector<size_t> all(d.recs.size()), hand;
+    std::vector<double> hand_pred;
+    for (size_t i = 0; i < all.size(); i++) {
+        all[i] = i;
+        if (d.family[i].rfind("random/", 0) != 0) {
+            hand.push_back(i);
+            hand_pred.push_back(pred[i]);
+        }
+    }
+    // With random pipelines in the data, the figure on the hand-written ones alone too.
+    if (!hand.empty() && hand.size() < all.size()) (*per_family)["(hand-written pipelines)"] = quality(d, hand, hand_pred).to_json();
     return quality(d, all, pred);
 }
 
@@ -261,6 +299,11 @@ int main(int argc, char **argv) {
     ep->add_option("--depth", g_depth, "tree depth (experiments; default: the shipped model's)");
     ep->add_option("--rounds", g_rounds, "boosting rounds (experiments)");
     ep->add_option("--eta", g_eta, "learning rate (experiments)");
+    ep->add_option("--drop", g_drop, "plan features to zero, by name prefix (experiments)");
+    auto *tp = app.add_subcommand("train-plans", "fit the plan model on every plan record and save it");
+    tp->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
+    tp->add_option("--out", model_out, "model file to write (.json)")->required();
+    tp->add_option("--depth", g_depth, "tree depth (default: the search's plan model's)");
     auto *tr = app.add_subcommand("train", "fit the model on every record and save it");
     tr->add_option("--data", data, "dataset files (.jsonl, .jsonl.gz)")->required();
     tr->add_option("--out", model_out, "model file to write (.json)")->required();
@@ -268,6 +311,35 @@ int main(int argc, char **argv) {
     CLI11_PARSE(app, argc, argv);
 
     try {
+        if (tp->parsed()) {
+            g_plans = true;
+            std::vector<double> estimate;
+            Data d = load_plans(data, &estimate);
+            if (d.recs.empty()) {
+                std::cerr << "diet_model: no measured plan in the data\n";
+                return 1;
+            }
+            std::set<std::string> classes;
+            for (const PlanRecord &r : read_plan_dataset(data)) classes.insert(target_class(Halide::Target(r.target)));
+            if (classes.size() != 1) {
+                std::cerr << "diet_model: the plan data mixes " << classes.size() << " target classes; train one model per class\n";
+                return 1;
+            }
+            std::vector<size_t> all(d.recs.size());
+            for (size_t i = 0; i < all.size(); i++) all[i] = i;
+            auto m = fit(d, all, Objective::PairwiseRank);
+            ModelInfo info = m->info();
+            info.format = kModelFormat;
+            info.pipeline = kAnyPipeline;
+            info.target = *classes.begin();
+            info.trained_on = (int64_t)d.recs.size();
+            info.features = "plan";
+            info.tool_version = kToolVersionForModels;
+            m->set_info(info);
+            m->save(model_out);
+            std::printf("saved %s (plans, pairwise, %zu records, target %s)\n", model_out.c_str(), d.recs.size(), info.target.c_str());
+            return 0;
+        }
         if (ep->parsed()) {
             g_plans = true;
             std::vector<double> estimate;

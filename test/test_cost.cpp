@@ -5,6 +5,7 @@
 #include "cost/BaseModel.h"
 #include "cost/Dataset.h"
 #include "cost/PackSumModel.h"
+#include "search/ModelTraining.h"
 
 #include <cmath>
 #include <cstdio>
@@ -312,4 +313,37 @@ TEST_CASE("every shipped model loads for its own target class and for no other",
         CHECK(BaseModel::load(path, target_class(other), &why) == nullptr);
         CHECK_THAT(why, Catch::Contains("not " + target_class(other)));
     }
+}
+
+TEST_CASE("a plan model and a kernel model are not taken for each other", "[cost][base_model][plans]") {
+    const Halide::Target avx2("x86-64-linux-avx-avx2-fma-f16c-sse41");
+    CHECK(base_plan_model_path("none", avx2).empty());
+    CHECK(base_plan_model_path("/x/p.json", avx2) == "/x/p.json");
+    CHECK(base_plan_model_path("", avx2).find("/diet_models/plans_x86-64_256-bit_16-vregs.json") != std::string::npos);
+    std::vector<FeatureRows> p;
+    std::vector<float> y;
+    for (int i = 0; i < 20; i++) {
+        p.push_back({{(float)i, 1.f}});
+        y.push_back((float)i);
+    }
+    PackSumModel m(plan_model_params());
+    m.train(p, y, std::vector<size_t>(20, 0));
+    ModelInfo info;
+    info.format = kModelFormat;
+    info.pipeline = kAnyPipeline;
+    info.features = "plan";
+    info.target = target_class(avx2);
+    m.set_info(info);
+    const std::string path = "/tmp/diet_test_plan_model_" + std::to_string((long)::getpid()) + ".json";
+    m.save(path);
+    std::string why;
+    auto loaded = BaseModel::load(path, target_class(avx2), &why, "plan");
+    REQUIRE(loaded != nullptr);
+    CHECK(why.empty());
+    // Its scores order the plans as the labels did (higher: faster).
+    const std::vector<float> s = loaded->predict_plans({{{2.f, 1.f}}, {{15.f, 1.f}}});
+    CHECK(s[1] > s[0]);
+    CHECK(BaseModel::load(path, target_class(avx2), &why) == nullptr);  // asked for a kernel model
+    CHECK_THAT(why, Catch::Contains("a model of plan features, not loop-nest (kernel) features"));
+    std::remove(path.c_str());
 }

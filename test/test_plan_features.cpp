@@ -6,13 +6,23 @@
 #include "Halide.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
+#include "cost/BaseModel.h"
+#include "cost/PackSumModel.h"
 #include "features/PlanFeatures.h"
 #include "options/Options.h"
+#include "plugin/Diet.h"
+#include "search/ModelTraining.h"
 #include "search/PlanSearch.h"
 #include "space/Hardware.h"
+#include "space/HostCpu.h"
 #include "space/rules/RuleContext.h"
 
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Halide;
 using namespace diet;
@@ -83,4 +93,54 @@ TEST_CASE("plan features tell apart every plan the search reaches and carry the 
     std::set<FeatureRows> distinct;
     for (const auto &[key, f] : by_key) distinct.insert(f);
     CHECK(distinct.size() == by_key.size());
+}
+
+TEST_CASE("the stage-rule search starts from the shipped plan model, and refuses a kernel model in its place",
+          "[plan_features][plans][base_model]") {
+    const Target target = runnable_host_target();
+    // A plan model (as `diet_model train-plans` writes it) for this target's class, trained on
+    // arbitrary plan rows: what is checked is that the search loads and uses it, not its quality.
+    std::vector<FeatureRows> rows;
+    std::vector<float> labels;
+    for (int i = 0; i < 24; i++) {
+        rows.push_back({std::vector<float>(plan_feature_names().size(), (float)(i % 5))});
+        labels.push_back((float)(i % 5));
+    }
+    PackSumModel m(plan_model_params());
+    m.train(rows, labels, std::vector<size_t>(24, 0));
+    ModelInfo info;
+    info.format = kModelFormat;
+    info.pipeline = kAnyPipeline;
+    info.features = "plan";
+    info.target = target_class(target);
+    m.set_info(info);
+    const std::string dir = "/tmp/diet_test_plan_model_" + std::to_string((long)::getpid());
+    REQUIRE(::mkdir(dir.c_str(), 0755) == 0);
+    const std::string plans = dir + "/plans.json", report = dir + "/report.json";
+    m.save(plans);
+    auto run = [&](const std::string &model) {
+        Unsharp u;
+        std::remove(report.c_str());
+        autoschedule(Pipeline(u.out), target, 2, 0,
+                     Options::from_map({{"trials", "9"}, {"samples", "3"}, {"seed", "2"}, {"report", report}, {"base_plan_model", model}}));
+        std::ifstream in(report);
+        REQUIRE(in.good());
+        const nlohmann::json r = nlohmann::json::parse(in);
+        REQUIRE(r.contains("stage_rule_search"));
+        return r["stage_rule_search"];
+    };
+    const nlohmann::json with_model = run(plans);
+    CHECK(with_model["shipped_plan_model"] == plans);
+    CHECK(with_model["plans_measured"].get<int>() >= 2);
+    // A kernel model named as the plan model: one warning, the rules' estimate ranks instead.
+    info.features = "kernel";
+    m.set_info(info);
+    const std::string kernels = dir + "/kernels.json";
+    m.save(kernels);
+    CHECK(run(kernels)["shipped_plan_model"] == "");
+    CHECK(run("none")["shipped_plan_model"] == "");
+    std::remove(plans.c_str());
+    std::remove(kernels.c_str());
+    std::remove(report.c_str());
+    ::rmdir(dir.c_str());
 }

@@ -56,7 +56,14 @@ std::string base_model_path(const std::string &option_value, const Halide::Targe
     return own_directory() + "/diet_models/" + file_name_for(target_class(t));
 }
 
-std::unique_ptr<BaseModel> BaseModel::load(const std::string &path, const std::string &cls, std::string *why) {
+std::string base_plan_model_path(const std::string &option_value, const Halide::Target &t) {
+    if (option_value == "none") return "";
+    if (!option_value.empty()) return option_value;
+    return own_directory() + "/diet_models/plans_" + file_name_for(target_class(t));
+}
+
+std::unique_ptr<BaseModel> BaseModel::load(const std::string &path, const std::string &cls, std::string *why,
+                                           const std::string &features) {
     why->clear();
     struct stat st;
     if (path.empty() || stat(path.c_str(), &st) != 0) return nullptr;
@@ -73,8 +80,8 @@ std::unique_ptr<BaseModel> BaseModel::load(const std::string &path, const std::s
                                    std::to_string(kModelFormat);
     } else if (i.pipeline != kAnyPipeline) {
         *why = "a model of one pipeline (" + i.pipeline + "), not a shipped model for any pipeline";
-    } else if (i.features != "kernel") {
-        *why = "a model of " + i.features + " features, not loop-nest (kernel) features";
+    } else if (i.features != features) {
+        *why = "a model of " + i.features + " features, not " + (features == "kernel" ? "loop-nest (kernel)" : features) + " features";
     } else if (i.target != cls) {
         *why = "a model for " + i.target + ", not " + cls;
     }

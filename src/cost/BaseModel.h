@@ -38,13 +38,21 @@ PackSumModelParams base_model_params(Objective o);
 // else the default path above (which may not exist).
 std::string base_model_path(const std::string &option_value, const Halide::Target &t);
 
+// The shipped plan model's file (features/PlanFeatures.h rows, stage-rule plans): the option's
+// value if given ("" when "none"), else <plugin directory>/diet_models/plans_<target class>.json.
+std::string base_plan_model_path(const std::string &option_value, const Halide::Target &t);
+
 class BaseModel {
 public:
-    // Loads `path` for target class `cls`; on any mismatch returns nullptr and puts the reason in
-    // *why ("" when the file simply does not exist).
-    static std::unique_ptr<BaseModel> load(const std::string &path, const std::string &cls, std::string *why);
+    // Loads `path` for target class `cls`, a model of `features` ("kernel": loop-nest features of
+    // micro-kernels; "plan": stage-rule plans); on any mismatch returns nullptr and puts the
+    // reason in *why ("" when the file simply does not exist).
+    static std::unique_ptr<BaseModel> load(const std::string &path, const std::string &cls, std::string *why,
+                                           const std::string &features = "kernel");
     // Predicted throughputs (FLOP/s, comparable between kernels at one shape).
     std::vector<double> predict(const std::vector<KernelAtShape> &ks) const;
+    // A plan model's scores (higher: predicted faster; comparable between plans at one shape).
+    std::vector<float> predict_plans(const std::vector<FeatureRows> &rows) const { return model_.predict(rows); }
     const ModelInfo &info() const { return model_.info(); }
     const std::string &path() const { return path_; }
 

@@ -14,7 +14,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir", "dataset", "model_features", "model_objective", "base_model"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir", "dataset", "model_features", "model_objective", "base_model", "base_plan_model"};
     return keys;
 }
 
@@ -163,6 +163,9 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
         } else if (key == "base_model") {
             user_assert(!value.empty()) << "Diet: option base_model must be a file path or none.\n";
             o.base_model = value;
+        } else if (key == "base_plan_model") {
+            user_assert(!value.empty()) << "Diet: option base_plan_model must be a file path or none.\n";
+            o.base_plan_model = value;
         } else if (key == "dataset") {
             user_assert(!value.empty()) << "Diet: option dataset must be a file path.\n";
             o.dataset_path = value;

@@ -37,6 +37,7 @@ struct Options {
     std::string farm_args;             // "farm_args": partition=...,account=...,time=...,gres=...,tasks=N (measure/FarmConfig.h)
     std::string farm_dir;              // "farm_dir": where rounds are written, on a path the compute nodes share; "": ./diet-farm
     std::string base_model;            // "base_model": the shipped cost model's file; "none": off; "": the default (cost/BaseModel.h)
+    std::string base_plan_model;       // "base_plan_model": the shipped plan model's file (the stage-rule search's first rounds); "none": off; "": the default
     std::string dataset_path;          // "dataset": append every measurement to this cost-model dataset (cost/Dataset.h)
     std::string model_features = "kernel";     // "model_features": kernel (loop-nest, no lowering) | ansor (lowered Stmt)
     std::string model_objective = "pairwise";  // "model_objective": pairwise (rank within a shape) | regression

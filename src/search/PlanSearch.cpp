@@ -1,4 +1,5 @@
 #include "search/PlanSearch.h"
+#include "cost/BaseModel.h"
 #include "cost/Dataset.h"
 #include "cost/PackSumModel.h"
 #include "features/PlanFeatures.h"
@@ -28,6 +29,9 @@ namespace {
 constexpr int kCandidatesPerRound = 8;
 constexpr int kPoolPerRound = 48;  // candidates drawn and ranked per round; the best ranked are measured
 constexpr int kMaxSearchShapes = 3;  // smallest, middle and largest training shapes
+// The shipped plan model ranks the pools until the run has measured this many plans; then the
+// run's own model, trained on this pipeline, takes over (a heuristic threshold: two rounds).
+constexpr int kBasePlanModelPlans = 1 + 2 * kCandidatesPerRound;
 
 uint64_t next(uint64_t &s) {  // splitmix64: deterministic across platforms
     uint64_t z = (s += 0x9e3779b97f4a7c15ull);
@@ -272,6 +276,19 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
         return std::exp(log_sum / (double)t.size());
     };
     PlanModel pm;
+    // The shipped plan model (cost/BaseModel.h), if there is one for this target class.
+    std::unique_ptr<BaseModel> shipped;
+    {
+        const std::string path = base_plan_model_path(opts.base_plan_model, target);
+        std::string why;
+        shipped = BaseModel::load(path, target_class(target), &why, "plan");
+        if (!why.empty()) {
+            std::cerr << "[diet] warning: the shipped plan model " << path << " is not used: it is " << why
+                      << "; the rules' estimate ranks the first plans\n";
+        } else if (!shipped && !opts.base_plan_model.empty() && opts.base_plan_model != "none") {
+            std::cerr << "[diet] warning: no plan model at " << path << " (HL_DIET_BASE_PLAN_MODEL); the rules' estimate ranks the first plans\n";
+        }
+    }
     std::vector<PlanRecord> data;
     // Learns from measured plans (and keeps them for the dataset).
     auto learn = [&](const std::vector<PipelinePlan> &plans, const std::vector<std::vector<double>> &secs) {
@@ -328,8 +345,9 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
             std::vector<FeatureRows> rows;
             std::vector<double> est(pool.size());
             for (size_t i = 0; i < pool.size(); i++) rows.push_back(featurize(pool[i], s, &est[i]));
-            std::vector<float> m = pm.model ? pm.model->predict(rows) : std::vector<float>{};
-            for (size_t i = 0; i < pool.size(); i++) pred[i][s] = pm.model ? (double)m[i] : -std::log(std::max(est[i], 1e-30));
+            const bool use_shipped = shipped && measured < kBasePlanModelPlans;
+            std::vector<float> m = use_shipped ? shipped->predict_plans(rows) : pm.model ? pm.model->predict(rows) : std::vector<float>{};
+            for (size_t i = 0; i < pool.size(); i++) pred[i][s] = !m.empty() ? (double)m[i] : -std::log(std::max(est[i], 1e-30));
         }
         // Rank by the mean predicted speed over the shapes; all but one pick from the top, one at
         // random from the rest (exploration, so the model sees plans it ranks low).
@@ -390,6 +408,7 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
               << featurized << " plans featurized in " << featurize_seconds << " s\n";
     if (report) {
         (*report)["plans_measured"] = measured;
+        (*report)["shipped_plan_model"] = shipped ? shipped->path() : "";
         (*report)["shapes"] = shapes.size();
         (*report)["best_relative_time"] = best_score;
         (*report)["model_tau_within_shape_cross_validated"] = tau_cv;
