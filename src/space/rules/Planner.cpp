@@ -130,16 +130,25 @@ std::set<std::string> funcs_read(const RuleContext &cx, const Halide::Internal::
 
 }  // namespace
 
-bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer) {
+// Whether the Func's last update is defined at its own pure variables in every dimension (not a
+// scan, f(r, y) = f(r - 1, y) + ...): the tiles of a root with members split and reorder the last
+// update's pure loops (ApplyGroups.cpp tile_stage).
+bool last_update_at_pure_args(const FuncNode &root) {
     if (!root.has_updates()) return false;
-    const std::vector<Halide::Internal::Definition> &updates = root.func.updates();
-    const Halide::Internal::Definition &last = updates.back();
+    const Halide::Internal::Definition &last = root.func.updates().back();
     const std::vector<std::string> &args = root.func.args();
     if (last.args().size() != args.size()) return false;
     for (size_t d = 0; d < args.size(); d++) {
         const auto *v = last.args()[d].as<Halide::Internal::Variable>();
         if (!v || v->name != args[d]) return false;
     }
+    return true;
+}
+
+bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer) {
+    if (!last_update_at_pure_args(root)) return false;
+    const std::vector<Halide::Internal::Definition> &updates = root.func.updates();
+    const Halide::Internal::Definition &last = updates.back();
     if (funcs_read(cx, root.func.definition()).count(producer)) return false;
     for (size_t i = 0; i + 1 < updates.size(); i++) {
         if (funcs_read(cx, updates[i]).count(producer)) return false;
@@ -165,6 +174,10 @@ bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &p
     // Computed per tile, a producer read through a division is bounded loosely by Halide 14 and
     // may be computed past its consumers' needs: only where that reads no input out of range.
     if (read_through_division(cx, producer) && !reads_inputs_clamped(cx.dag, producer)) return false;
+    // Members are computed in the tiles of the root's last stage (test_fuzz seed 20264453: a
+    // member of a scan along dim 0, whose update has no loop over x to tile).
+    const FuncNode &root = cx.dag.node(host.root);
+    if (root.has_updates() && !last_update_at_pure_args(root)) return false;
     if (host.rule == RuleKind::TiledGroup) return true;
     if (host.rule != RuleKind::UpdateLoops) return false;
     auto feeds = cx.feeds.find(producer);

@@ -127,6 +127,11 @@ private:
         ng.vector_lanes = cx_.lanes_of(mn);
         ng.why = "re-rooted: hosts the producers next to it";
         const std::set<std::string> moved = member_ancestors(groups[gi], m, producers_);
+        // Its ancestors come along as its members only where it may host them (a scan's update
+        // has no pure loop over the scanned dimension to tile: test_fuzz seed 20264453).
+        for (const std::string &x : moved) {
+            if (!may_host(cx_, ng, x)) return false;
+        }
         ng.members.assign(moved.begin(), moved.end());
         std::vector<std::string> keep;
         for (const std::string &x : groups[gi].members) {
