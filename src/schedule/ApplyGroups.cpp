@@ -126,13 +126,14 @@ void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, Stage
     const std::optional<SizeExpr> channels = extent_of(n, 0);
     if (g.short_dim0_extent > 0 && channels) {
         StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
-        if (n.is_output) {
+        if (n.is_output && n.consumers.empty()) {
             w_.unroll(constant, c);
         } else {
-            // Computed at root, its region is what Halide infers from the readers, which it may
-            // not prove constant where the analysis does (test_fuzz seed 20262116: a boundary
-            // condition read by a product, "Can only unroll for loops over a constant extent"):
-            // a constant split, unrolled, guarded past the region.
+            // Computed at root, its region is what Halide infers from the readers (an output
+            // read by other stages: its buffer's and theirs), which it may not prove constant
+            // where the analysis does (test_fuzz seeds 20262116, a boundary condition read by a
+            // product, and 20264448, an output read by another output: "Can only unroll for
+            // loops over a constant extent"): a constant split, unrolled, guarded past the region.
             w_.split(constant, c, c + "_o", c + "_u", g.short_dim0_extent, TailStrategy::GuardWithIf);
             w_.unroll(constant, c + "_u");
         }
