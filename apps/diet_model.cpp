@@ -328,13 +328,7 @@ int main(int argc, char **argv) {
             std::vector<size_t> all(d.recs.size());
             for (size_t i = 0; i < all.size(); i++) all[i] = i;
             auto m = fit(d, all, Objective::PairwiseRank);
-            ModelInfo info = m->info();
-            info.format = kModelFormat;
-            info.pipeline = kAnyPipeline;
-            info.target = *classes.begin();
-            info.trained_on = (int64_t)d.recs.size();
-            info.features = "plan";
-            info.tool_version = kToolVersionForModels;
+            const ModelInfo info = shipped_model_info(m->info(), *classes.begin(), "plan", (int64_t)d.recs.size());
             m->set_info(info);
             m->save(model_out);
             std::printf("saved %s (plans, pairwise, %zu records, target %s)\n", model_out.c_str(), d.recs.size(), info.target.c_str());
@@ -381,10 +375,8 @@ int main(int argc, char **argv) {
             std::vector<size_t> all(d.recs.size());
             for (size_t i = 0; i < all.size(); i++) all[i] = i;
             auto m = fit(d, all, objective_from_name(objective));
-            ModelInfo info = m->info();
-            info.format = kModelFormat;
-            info.pipeline = kAnyPipeline;
-            info.target = target_class_of_dataset(d.recs.front());
+            const ModelInfo info = shipped_model_info(m->info(), target_class_of_dataset(d.recs.front()), "kernel",
+                                                      (int64_t)d.recs.size());
             for (const DatasetRecord &r : d.recs) {
                 if (target_class_of_dataset(r) != info.target) {
                     std::cerr << "diet_model: the data mixes targets (" << info.target << " and "
@@ -392,9 +384,6 @@ int main(int argc, char **argv) {
                     return 1;
                 }
             }
-            info.trained_on = (int64_t)d.recs.size();
-            info.features = "kernel";
-            info.tool_version = kToolVersionForModels;
             m->set_info(info);
             m->save(model_out);
             std::printf("saved %s (%s, %zu records, target %s)\n", model_out.c_str(), objective.c_str(), d.recs.size(),

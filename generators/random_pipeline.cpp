@@ -291,14 +291,17 @@ bool Generator::add_unary() {
     return accept(define("pw", args, v, src.ext), "unary/cast of " + src.f.name());
 }
 
+Generator::SameShapePair Generator::pick_same_shape_pair() {
+    SameShapePair p;
+    p.a = nodes_[pick_node([](const Node &) { return true; })];
+    p.b = nodes_[pick_node([&](const Node &n) { return n.dims() == p.a.dims(); })];
+    p.args = vars(p.a.dims());
+    for (int d = 0; d < p.a.dims(); d++) p.ext.push_back(ext_min(p.a.ext[d], p.b.ext[d]));
+    return p;
+}
+
 bool Generator::add_binary() {
-    int i = pick_node([](const Node &) { return true; });
-    const Node a = nodes_[i];
-    int j = pick_node([&](const Node &n) { return n.dims() == a.dims(); });
-    const Node b = nodes_[j];
-    auto args = vars(a.dims());
-    std::vector<Extent> ext;
-    for (int d = 0; d < a.dims(); d++) ext.push_back(ext_min(a.ext[d], b.ext[d]));
+    const auto [a, b, args, ext] = pick_same_shape_pair();
     Val va = read(a, exprs(args)), vb = read(b, exprs(args));
     Val v = rng_.coin() ? binary(va, vb) : binary(vb, va);
     return accept(define("bin", args, v, ext), "binary of " + a.f.name() + ", " + b.f.name());

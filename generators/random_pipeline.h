@@ -138,6 +138,14 @@ private:
 
     // ---- picking producers ----
     int pick_node(const std::function<bool(const Node &)> &ok);
+    // Two producers of the same dimensionality (any first, the second among those of its
+    // dimensions), Vars over them, and the region both are valid on.
+    struct SameShapePair {
+        Node a, b;
+        std::vector<Var> args;
+        std::vector<Extent> ext;
+    };
+    SameShapePair pick_same_shape_pair();
 
     // Reads a node (one Tuple element of a Tuple).
     Val read(const Node &n, const std::vector<Expr> &args);

@@ -247,13 +247,7 @@ bool Generator::add_gather() {
 }
 
 bool Generator::add_tuple() {
-    int i = pick_node([](const Node &) { return true; });
-    const Node a = nodes_[i];
-    int j = pick_node([&](const Node &n) { return n.dims() == a.dims(); });
-    const Node b = nodes_[j];
-    auto args = vars(a.dims());
-    std::vector<Extent> ext;
-    for (int d = 0; d < a.dims(); d++) ext.push_back(ext_min(a.ext[d], b.ext[d]));
+    const auto [a, b, args, ext] = pick_same_shape_pair();
     Val va = fit_int(unary(read(a, exprs(args)))), vb = fit_int(read(b, exprs(args)));
     Func f(fresh("tup"));
     f(args) = Tuple(va.e, vb.e);

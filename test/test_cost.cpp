@@ -270,11 +270,7 @@ TEST_CASE("the shipped model is used only for its target class and with loop-nes
     }
     PackSumModel m(base_model_params(Objective::PairwiseRank));
     m.train(p, y, std::vector<size_t>(20, 0));
-    ModelInfo info;
-    info.format = kModelFormat;
-    info.pipeline = kAnyPipeline;
-    info.features = "kernel";
-    info.target = target_class(avx512);
+    ModelInfo info = shipped_model_info(m.info(), target_class(avx512), "kernel", 20);
     m.set_info(info);
     const std::string path = "/tmp/diet_test_base_" + std::to_string((long)::getpid()) + ".json";
     m.save(path);
@@ -328,11 +324,7 @@ TEST_CASE("a plan model and a kernel model are not taken for each other", "[cost
     }
     PackSumModel m(plan_model_params());
     m.train(p, y, std::vector<size_t>(20, 0));
-    ModelInfo info;
-    info.format = kModelFormat;
-    info.pipeline = kAnyPipeline;
-    info.features = "plan";
-    info.target = target_class(avx2);
+    ModelInfo info = shipped_model_info(m.info(), target_class(avx2), "plan", 20);
     m.set_info(info);
     const std::string path = "/tmp/diet_test_plan_model_" + std::to_string((long)::getpid()) + ".json";
     m.save(path);

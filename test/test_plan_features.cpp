@@ -108,11 +108,7 @@ TEST_CASE("the stage-rule search starts from the shipped plan model, and refuses
     }
     PackSumModel m(plan_model_params());
     m.train(rows, labels, std::vector<size_t>(24, 0));
-    ModelInfo info;
-    info.format = kModelFormat;
-    info.pipeline = kAnyPipeline;
-    info.features = "plan";
-    info.target = target_class(target);
+    ModelInfo info = shipped_model_info(m.info(), target_class(target), "plan", 24);
     m.set_info(info);
     const std::string dir = "/tmp/diet_test_plan_model_" + std::to_string((long)::getpid());
     REQUIRE(::mkdir(dir.c_str(), 0755) == 0);

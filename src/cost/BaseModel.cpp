@@ -56,6 +56,17 @@ std::string base_model_path(const std::string &option_value, const Halide::Targe
     return own_directory() + "/diet_models/" + file_name_for(target_class(t));
 }
 
+ModelInfo shipped_model_info(ModelInfo info, const std::string &target_class, const std::string &features,
+                             int64_t trained_on) {
+    info.format = kModelFormat;
+    info.pipeline = kAnyPipeline;
+    info.target = target_class;
+    info.features = features;
+    info.trained_on = trained_on;
+    info.tool_version = kToolVersionForModels;
+    return info;
+}
+
 std::string base_plan_model_path(const std::string &option_value, const Halide::Target &t) {
     if (option_value == "none") return "";
     if (!option_value.empty()) return option_value;

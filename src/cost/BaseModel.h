@@ -38,6 +38,12 @@ PackSumModelParams base_model_params(Objective o);
 // else the default path above (which may not exist).
 std::string base_model_path(const std::string &option_value, const Halide::Target &t);
 
+// `info` (a fitted model's: its label scale) with the attributes a shipped model carries and
+// BaseModel::load checks: this format, any pipeline, the target class and the features
+// ("kernel" or "plan"), how many records trained it, the tool version.
+ModelInfo shipped_model_info(ModelInfo info, const std::string &target_class, const std::string &features,
+                             int64_t trained_on);
+
 // The shipped plan model's file (features/PlanFeatures.h rows, stage-rule plans): the option's
 // value if given ("" when "none"), else <plugin directory>/diet_models/plans_<target class>.json.
 std::string base_plan_model_path(const std::string &option_value, const Halide::Target &t);
