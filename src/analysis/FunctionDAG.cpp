@@ -225,6 +225,19 @@ const FuncNode *FunctionDAG::chain_consumer(const FuncNode &cur, int dims, std::
 }
 
 void FunctionDAG::classify_matmuls() {
+    // The Funcs a reduction's result passes through on its way to where it is materialized: its
+    // epilogue chain (chain_consumer), the last link included. A contraction that read one of them
+    // inlined would inline another contraction's host (or compute its epilogue twice), and the
+    // other's accumulator, computed per tile of that host, would be at an invalid location
+    // (test_fuzz seed 20264400: a transpose of an integer product read by a second product).
+    std::set<std::string> on_result_chain;
+    for (const FuncNode &r : nodes_) {
+        if (!r.has_updates() || r.is_extern || r.func.outputs() != 1) continue;
+        std::vector<int> m;
+        for (const FuncNode *next = chain_consumer(r, r.dims(), &m); next; next = chain_consumer(*next, r.dims(), &m)) {
+            on_result_chain.insert(next->name);
+        }
+    }
     for (const FuncNode &r : nodes_) {
         if (r.is_extern || r.dims() < 2 || r.func.outputs() != 1) continue;
         if (r.stages.size() < 2) continue;
@@ -251,6 +264,7 @@ void FunctionDAG::classify_matmuls() {
             for (const std::string &p : f.producers) {
                 if (node(p).has_updates()) return nullptr;
             }
+            if (on_result_chain.count(callee)) return nullptr;
             return &f.func;
         };
         // Every update must be a contraction: acc(v...) += e over an RDom, e reading at least two
