@@ -7,7 +7,8 @@ using namespace Halide::Internal;
 
 namespace {
 
-// A Div or Mod over an expression that uses one of `pure`.
+// A Div or Mod over an expression that uses one of `pure`, or a Min or Max over one (a boundary
+// condition's clamp).
 struct DividesPureVar : IRVisitor {
     const Scope<> *pure = nullptr;
     bool found = false;
@@ -18,6 +19,14 @@ struct DividesPureVar : IRVisitor {
     }
     void visit(const Mod *op) override {
         found = found || expr_uses_vars(op->a, *pure);
+        IRVisitor::visit(op);
+    }
+    void visit(const Min *op) override {
+        found = found || expr_uses_vars(op->a, *pure) || expr_uses_vars(op->b, *pure);
+        IRVisitor::visit(op);
+    }
+    void visit(const Max *op) override {
+        found = found || expr_uses_vars(op->a, *pure) || expr_uses_vars(op->b, *pure);
         IRVisitor::visit(op);
     }
 };
@@ -41,7 +50,7 @@ struct ReadsOf : IRVisitor {
 
 }  // namespace
 
-bool reads_through_division(const FunctionDAG &dag, const std::string &consumer, const std::string &producer) {
+bool reads_through_division_or_clamp(const FunctionDAG &dag, const std::string &consumer, const std::string &producer) {
     if (!dag.has(consumer)) return false;
     const Function &f = dag.node(consumer).func;
     if (!f.has_pure_definition()) return false;

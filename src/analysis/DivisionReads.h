@@ -5,6 +5,11 @@
 // a guarded tile, required its input two rows past the end), so a producer read this way is
 // computed per tile of its reader only where over-computing it reads no input out of range
 // (analysis/ClampedReads.h reads_inputs_clamped): space/rules/Planner.cpp.
+// A read through a clamp of a pure variable (a boundary condition applied to an intermediate,
+// min(max(y, 0), e - 1)) is bounded the same loose way: the region's start and extent both vary
+// with the tile at the edges, and Halide 14 bounds their sum by the sum of their maxima (test_fuzz
+// seed 20265228: an intermediate read through repeat_edge and computed per z slice of its reader
+// required its input three slices past the end).
 #pragma once
 
 #include "analysis/FunctionDAG.h"
@@ -13,6 +18,6 @@
 
 namespace diet {
 
-bool reads_through_division(const FunctionDAG &dag, const std::string &consumer, const std::string &producer);
+bool reads_through_division_or_clamp(const FunctionDAG &dag, const std::string &consumer, const std::string &producer);
 
 }  // namespace diet

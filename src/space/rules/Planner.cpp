@@ -158,12 +158,12 @@ bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::s
 
 namespace {
 
-// Whether a consumer reads `producer` through a division of its own variables (an upsample),
+// Whether a consumer reads `producer` through a division (an upsample) or a clamp of its own variables,
 // directly or through Funcs inlined into it (analysis/DivisionReads.h).
-bool read_through_division(const RuleContext &cx, const std::string &producer) {
+bool read_through_division_or_clamp(const RuleContext &cx, const std::string &producer) {
     for (const std::string &c : cx.dag.node(producer).consumers) {
-        if (reads_through_division(cx.dag, c, producer)) return true;
-        if (cx.inlined.count(c) && read_through_division(cx, c)) return true;
+        if (reads_through_division_or_clamp(cx.dag, c, producer)) return true;
+        if (cx.inlined.count(c) && read_through_division_or_clamp(cx, c)) return true;
     }
     return false;
 }
@@ -171,9 +171,10 @@ bool read_through_division(const RuleContext &cx, const std::string &producer) {
 }  // namespace
 
 bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &producer) {
-    // Computed per tile, a producer read through a division is bounded loosely by Halide 14 and
-    // may be computed past its consumers' needs: only where that reads no input out of range.
-    if (read_through_division(cx, producer) && !reads_inputs_clamped(cx.dag, producer)) return false;
+    // Computed per tile, a producer read through a division or a clamp is bounded loosely by
+    // Halide 14 and may be computed past its consumers' needs: only where that reads no input out
+    // of range.
+    if (read_through_division_or_clamp(cx, producer) && !reads_inputs_clamped(cx.dag, producer)) return false;
     // Members are computed in the tiles of the root's last stage (test_fuzz seed 20264453: a
     // member of a scan along dim 0, whose update has no loop over x to tile).
     const FuncNode &root = cx.dag.node(host.root);
