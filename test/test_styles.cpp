@@ -516,3 +516,33 @@ TEST_CASE("a member's update with whole-row tiles keeps its vector runs within t
     CHECK(stmt.find(", 1, 32)") == std::string::npos);
     CHECK(stmt.find(", 2, 32)") == std::string::npos);
 }
+
+// An 8-bit image transposed (a rotation), found by test_fuzz seed 20265778: its blocks were a
+// vector by a vector (32 x 32 on AVX2) with the rows unrolled and guarded, and LLVM took a
+// minute to compile the random pipeline holding it. The unrolled rows of a block now hold at
+// most 256 elements (space/StagePlan.h transpose_block_rows).
+TEST_CASE("an 8-bit transpose is blocked in at most 256 elements per unrolled block", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 2048, 640), H = shape_var("H", 1, 2048, 480);
+            ImageParam in(UInt(8), 2, "in");
+            Var x("x"), y("y");
+            Func rot("rot");
+            rot(x, y) = in(y, x) * cast<uint8_t>(3) + cast<uint8_t>(1);
+            in.set_estimates({{0, W}, {0, H}});
+            rot.set_estimates({{0, H}, {0, W}});
+            return Built{rot, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1], s[0]}; }};
+        },
+        {{1, 1}, {33, 7}, {640, 480}, {1003, 517}}, nullptr, &source);
+    INFO(log);
+    INFO(source);
+    const int lanes = diet::runnable_host_target().natural_vector_size(UInt(8));
+    REQUIRE(log.find("reads a producer transposed") != std::string::npos);
+    // The block's rows: split by 256 / lanes (or unrolled whole when the tile is that tall).
+    const std::string rows = std::to_string(std::max(1, 256 / lanes));
+    CHECK((source.find("split(y, y_o, y_i, " + rows + ",") != std::string::npos ||
+           source.find("_r, " + rows + ",") != std::string::npos));
+    CHECK(source.find("split(y, y_o, y_i, " + std::to_string(lanes) + ",") == std::string::npos);
+}

@@ -224,14 +224,15 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
             order.push_back(y);
         }
         if (g.transpose_blocks && g.vector_lanes > 1 && !update) {
-            // Vector x vector blocks inside the tile: the rows of a block unrolled.
+            // Blocks of a vector by transpose_block_rows inside the tile, their rows unrolled.
             const std::string yin = order.back();
-            if (g.tile_y == g.vector_lanes) {
+            const int rows = transpose_block_rows(g.vector_lanes);
+            if (g.tile_y == rows) {
                 order.pop_back();
                 order.insert(order.begin() + 1, yin);
                 w_.unroll(st, yin);
             } else {
-                w_.split(st, yin, yin + "_b", yin + "_r", g.vector_lanes, TailStrategy::GuardWithIf);
+                w_.split(st, yin, yin + "_b", yin + "_r", rows, TailStrategy::GuardWithIf);
                 order.back() = yin + "_b";
                 order.insert(order.begin() + 1, yin + "_r");
                 w_.unroll(st, yin + "_r");

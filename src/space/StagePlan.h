@@ -4,6 +4,8 @@
 // a search mutates it (a group's tile, a member moved out of its group) and re-applies it.
 #pragma once
 
+#include <algorithm>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -39,10 +41,11 @@ struct GroupPlan {
     bool members_per_step = false;
     // The tile's rows may be a ShiftInwards split (tile_y within dim 1 at the smallest shape).
     bool tile_y_shift = false;
-    // A root that reads a producer transposed (dims 0 and 1 swapped): vector x vector tiles, the
+    // A root that reads a producer transposed (dims 0 and 1 swapped): blocks of a vector by a few rows, the
     // rows unrolled, so Halide loads whole vectors of the producer and transposes them in
     // registers instead of gathering one element per lane.
     bool transpose_blocks = false;
+    // (Its block: a vector's lanes by transpose_block_rows(lanes) rows.)
     // UpdateLoops hosting a member read on a diagonal (analysis/DiagonalReads.h) whose own
     // dimension 0 is the diagonal (one value per step along it): the root's last update runs its
     // reduction innermost, unvectorized, and computes the member per point (Halide's default
@@ -86,6 +89,16 @@ struct GroupPlan {
     std::vector<std::string> shift_inwards;
     std::string why;  // one line for the user: what the rule does here and why
 };
+
+// The rows of a transposing group's block (GroupPlan::transpose_blocks), unrolled: as many as a
+// vector has lanes, up to 256 elements per block. An 8-bit transpose's 32 x 32 block, unrolled
+// with guarded rows, took LLVM 11 s to compile on AVX2 (a random pipeline's build 57 s) and ran
+// 1.1-2.3x slower than 32 x 8 (two noisy runs: apps/results/cpu/transpose_blocks_2026-11-30/);
+// 8 x 8 float and 16 x 16 16-bit blocks are unchanged.
+inline int transpose_block_rows(int lanes) {
+    constexpr int kMaxBlockElements = 256;
+    return lanes <= 1 ? 1 : std::max(1, std::min(lanes, kMaxBlockElements / lanes));
+}
 
 // What a search needs to change a plan and keep it valid, per non-inlined Func.
 struct FuncFacts {

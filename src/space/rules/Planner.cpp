@@ -353,7 +353,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             g.transpose_blocks = true;
             if (g.members.empty()) {
                 g.tile_x = lanes <= smallest_extent(cx, g.root, 0) ? lanes : 0;
-                g.tile_y = lanes;
+                g.tile_y = transpose_block_rows(lanes);
             }
             g.why = "reads a producer transposed: vector x vector blocks";
         }
