@@ -546,3 +546,64 @@ TEST_CASE("an 8-bit transpose is blocked in at most 256 elements per unrolled bl
            source.find("_r, " + rows + ",") != std::string::npos));
     CHECK(source.find("split(y, y_o, y_i, " + std::to_string(lanes) + ",") == std::string::npos);
 }
+
+// A red-team probe's sums of the positive values per row and per column, written with a
+// where() predicate that loads the input (2026-11-30): Diet split the output's dimension into
+// guarded vectors, Halide 14 evaluated the predicate on the lanes past the guard and required
+// the input past its end ("accessed at 15, which is beyond the max (8)") at N < 4 and T = 9.
+// Such a dimension stays scalar (analysis/PredicateReads.h).
+TEST_CASE("a where() predicate that loads the input along the output's dimension", "[styles]") {
+    for (const bool along_rows : {true, false}) {
+        INFO((along_rows ? "sum along each row" : "sum down each column"));
+        const std::string log = check_style(
+            [along_rows] {
+                Param<int> N = shape_var("N", 1, 700, 700), T = shape_var("T", 1, 128, 128);
+                ImageParam in(Float(32), 2, "in");
+                Var t("t");
+                Func possum(along_rows ? "possum_rows" : "possum_cols");
+                if (along_rows) {
+                    RDom r(0, in.dim(0).extent(), "r");
+                    r.where(in(r, t) > 0.f);
+                    possum(t) = 0.f;
+                    possum(t) += in(r, t);
+                    in.set_estimates({{0, N}, {0, T}});
+                } else {
+                    RDom r(0, in.dim(1).extent(), "r");
+                    r.where(in(t, r) > 0.f);
+                    possum(t) = 0.f;
+                    possum(t) += in(t, r);
+                    in.set_estimates({{0, T}, {0, N}});
+                }
+                possum.set_estimates({{0, T}});
+                return Built{possum, {in}, {N, T},
+                             [along_rows](const std::vector<int> &s) {
+                                 return along_rows ? Sizes{{s[0], s[1]}} : Sizes{{s[1], s[0]}};
+                             },
+                             [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+            },
+            {{1, 1}, {1, 9}, {3, 9}, {2, 31}, {2, 33}, {1, 63}, {700, 127}, {700, 128}});
+        INFO(log);
+        CHECK(log.find("predicate loads along t") != std::string::npos);
+    }
+}
+
+// A red-team probe's forward difference, out(x, y) = in(x + 1, y) - in(x, y) with out's width
+// estimated as T - 1 and T in [1, 128] (2026-11-30): empty at T = 1, which Diet refused ("the
+// estimated extent of diff.x is 0 at T=1"). The family is scheduled from T = 2 with a warning,
+// and the library runs at T = 1 too (an empty output).
+TEST_CASE("an output that is empty at the bottom of the range", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 128, 16);
+            ImageParam in(Float(32), 2, "in");
+            Var x("x"), y("y");
+            Func diff("diff");
+            diff(x, y) = in(x + 1, y) - in(x, y);
+            in.set_estimates({{0, T}, {0, 40}});
+            diff.set_estimates({{0, T - 1}, {0, 40}});
+            return Built{diff, {in}, {T}, [](const std::vector<int> &s) { return Sizes{{s[0], 40}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0] - 1, 40}; }};
+        },
+        {{1}, {2}, {3}, {9}, {17}, {128}});
+    CHECK_THAT(log, Catch::Contains("is below 1 at 1 value(s) of T") && Catch::Contains("[2, 128]"));
+}

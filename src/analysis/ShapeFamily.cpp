@@ -314,6 +314,37 @@ int64_t estimate_at(const Expr &e, const Shape &s, const std::string &what) {
 }
 }  // namespace
 
+namespace {
+// The values of a shape variable at which an output whose estimated extent depends on that
+// variable alone is empty (out.set_estimate(x, 0, T - 1) with T from 1): an empty output computes
+// nothing, so the family is scheduled without them, with one warning, and the library still runs
+// there. Where every value would go, an extent is negative somewhere (no buffer has that shape),
+// or an extent depends on several variables, the check below refuses the family with its message.
+void drop_empty_output_values(ShapeVar &v, const std::vector<OutputEstimate> &outputs) {
+    for (const OutputEstimate &oe : outputs) {
+        for (size_t d = 0; d < oe.vars.size(); d++) {
+            FreeVars fv;
+            oe.extent[d].accept(&fv);
+            if (fv.params.size() != 1 || !fv.params.count(v.name)) continue;
+            std::vector<int64_t> kept;
+            bool negative = false;
+            for (int64_t x : v.values) {
+                const std::optional<int64_t> e = constant_value(ShapeFamily::bind(oe.extent[d], {{v.name, x}}));
+                if (!e || *e >= 1) kept.push_back(x);
+                negative |= e && *e < 0;
+            }
+            if (negative || kept.empty() || kept.size() == v.values.size()) continue;
+            std::cerr << "[diet] warning: the estimated extent of " << oe.func << "." << oe.vars[d] << " (estimate "
+                      << oe.extent[d] << ") is below 1 at " << (v.values.size() - kept.size()) << " value(s) of "
+                      << v.name << " from " << v.values.front() << "; the family is scheduled for " << v.name << " in ["
+                      << kept.front() << ", " << kept.back() << "] (an empty output computes nothing; the library "
+                      << "still runs there).\n";
+            v.values = kept;
+        }
+    }
+}
+}  // namespace
+
 ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Options &opts) {
     ShapeFamily fam;
     std::map<std::string, Parameter> used;  // scalar params appearing in estimates
@@ -383,6 +414,7 @@ ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Option
                 << "Diet: HL_DIET_SHAPES gives " << name << "=" << x << ", which does not fit the parameter's type "
                 << p.type() << ".\n";
         }
+        drop_empty_output_values(v, fam.outputs);
         v.representative = v.values.back();
         if (p.estimate().defined()) {
             if (std::optional<int64_t> e = constant_value(p.estimate())) {

@@ -1,6 +1,7 @@
 // A stage group's loop nests: update loops, row reductions in vector lanes, rfactor, parallel
 // loops and the run-time sizes that decide them (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
+#include "analysis/PredicateReads.h"
 #include "analysis/SymbolicRegion.h"
 
 #include <algorithm>
@@ -109,6 +110,14 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const std::vector<std::string> pure = s.pure_vars();
     const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
     const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+    // A reduction domain's predicate that loads along dim 0 is evaluated on guarded lanes too
+    // (analysis/PredicateReads.h): dim 0 stays scalar.
+    if (s.index > 0 && x_pure && predicate_loads_along(n.func.updates()[s.index - 1], x)) {
+        lanes = 1;
+        const std::string note = "Func " + n.name + ": its update's where() predicate loads along " + x +
+                                 ", which is therefore not split into guarded vectors.";
+        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    }
     int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
