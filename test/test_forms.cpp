@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -27,6 +28,22 @@ using diet_test::compare;
 using diet_test::random_input;
 
 namespace {
+
+// The target check_form schedules and runs for: the host's, or, inside an Avx2Target scope, the
+// AVX2 target. Some tests check a mechanism the AVX2 target's heuristic and model choose (the
+// dot-product kernels' variants, vectors moved to a dimension four 8-lane vectors fill); an
+// AVX-512 host (16 lanes, its own model) chooses others there, so those tests run its AVX2 code.
+std::optional<Target> forms_target_override;
+Target forms_target() { return forms_target_override.value_or(diet::runnable_host_target()); }
+
+struct Avx2Target {
+    bool available = diet::runnable_host_target().has_feature(Target::AVX2);
+    Avx2Target() {
+        if (available) forms_target_override = Target("x86-64-linux-avx-avx2-f16c-fma-sse41");
+        else WARN("skipped: this CPU has no AVX2, and these checks are about the AVX2 target's choices");
+    }
+    ~Avx2Target() { forms_target_override.reset(); }
+};
 
 // Keeps the Stmt after all scheduling transformations.
 class RecordStmt : public IRMutator {
@@ -224,7 +241,7 @@ std::string check_form(const std::string &label, const std::string &expected_hos
     CHECK(p.host.substr(0, p.host.find('$')) == expected_host);
     INFO("recognized: " << p.description);
 
-    const Target target = diet::runnable_host_target();
+    const Target target = forms_target();
     diet_test::StderrCapture cap(false);
     std::string schedule;
     try {
@@ -448,6 +465,8 @@ TEST_CASE("a reduction over an input's width: kernels for its estimate, a genera
 // dispatch gives them the small shapes (few rows: the column kernels' panel copy is not
 // amortized) and column kernels the large ones.
 TEST_CASE("dot-product kernels at small T: dense and attention scores, heuristic dispatch", "[forms][dot]") {
+    const Avx2Target avx2;
+    if (!avx2.available) return;
     contraction_forms::Sizes sizes;
     sizes.K = 64;
     sizes.rows_per_t = 4;
@@ -525,6 +544,8 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
 // Their variants of several rows copy the queries per row tile (correct on both sides of T = 2,
 // where the one-row variants end).
 TEST_CASE("a gathering dot kernel keeps only the tile variants its shapes take, plus the T = 1 copy", "[forms][dot]") {
+    const Avx2Target avx2;
+    if (!avx2.available) return;
     std::string source;
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 3, 5, 6, 12, 17, 64, 70}, {}, {}, false, nullptr, nullptr,
                &source);
@@ -551,6 +572,8 @@ TEST_CASE("a gathering dot kernel keeps only the tile variants its shapes take, 
 // T = 1 the unmoved space's dot kernels win). (Below the family's range the moved form's
 // transposing pass is tiled for the range's smallest extent: Halide's bounds check refuses it.)
 TEST_CASE("vectors move to the dimension an operand is dense along, where it fills a tile", "[forms]") {
+    const Avx2Target avx2;
+    if (!avx2.available) return;
     contraction_forms::Sizes from_32;
     from_32.t_min = 32;
     from_32.t_max = 80;

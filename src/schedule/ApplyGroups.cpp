@@ -52,8 +52,11 @@ void GroupApplier::tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &ro
         StageRef short_rows = w_.specialize(st, w_.at_most(*row, g.vector_lanes - 1));
         const std::vector<std::string> args = n.func.args();
         const std::string y = args[1];
+        // Shifted inwards only where dim 1 holds a whole vector at every shape: tile_y_shift says
+        // it holds a tile, and a block's rows can be fewer than a vector's lanes
+        // (transpose_block_rows; test_fuzz seed 78 on AVX-512: 32 lanes shifted over 17 rows).
         w_.split(short_rows, y, y + "_vo", y + "_vi", g.vector_lanes,
-                 g.tile_y_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+                 g.tile_y_shift && g.tile_y >= g.vector_lanes ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
         w_.vectorize(short_rows, y + "_vi");
         std::vector<std::string> order = {y + "_vi", args[0], y + "_vo"}, outer = {y + "_vo"};
         for (size_t d = 2; d < args.size(); d++) order.push_back(args[d]), outer.push_back(args[d]);
