@@ -607,3 +607,28 @@ TEST_CASE("an output that is empty at the bottom of the range", "[styles]") {
         {{1}, {2}, {3}, {9}, {17}, {128}});
     CHECK_THAT(log, Catch::Contains("is below 1 at 1 value(s) of T") && Catch::Contains("[2, 128]"));
 }
+
+// A red-team probe's depthwise 3x3 convolution updated in place (2026-11-30): taken for a
+// contraction, it got a register tile and an rfactor intermediate per tile, and ran 2.8-3.5x
+// slower than Adams2019's schedule; its input is read at every output point (no reuse in a
+// tile), so the stage rules' update loops compute it in place now.
+TEST_CASE("a depthwise convolution updated in place is left to the stage rules", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 128, 64), H = shape_var("H", 1, 128, 64);
+            ImageParam in(Float(32), 3, "in"), w(Float(32), 3, "w");
+            Var c("c"), x("x"), y("y");
+            Func padded = BoundaryConditions::constant_exterior(in, 0.f), dw("dwconv");
+            RDom r(0, 3, 0, 3, "r");
+            dw(c, x, y) = 0.f;
+            dw(c, x, y) += padded(c, x + r.x - 1, y + r.y - 1) * w(c, r.x, r.y);
+            in.set_estimates({{0, 32}, {0, W}, {0, H}});
+            w.set_estimates({{0, 32}, {0, 3}, {0, 3}});
+            dw.set_estimates({{0, 32}, {0, W}, {0, H}});
+            return Built{dw, {in, w}, {W, H}, [](const std::vector<int> &s) { return Sizes{{32, s[0], s[1]}, {32, 3, 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{32, s[0], s[1]}; }};
+        },
+        {{1, 1}, {3, 3}, {17, 5}, {61, 61}, {128, 128}});
+    CHECK_THAT(log, Catch::Contains("an operand is read at every point of its output"));
+    CHECK_THAT(log, !Catch::Contains("micro-kernel"));
+}
