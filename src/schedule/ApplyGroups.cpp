@@ -291,7 +291,12 @@ int GroupApplier::member_width_cap(const GroupPlan &g, const std::string &member
 }
 
 TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
-    const bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
+    bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
+    // A transposing root reads a member's dimension 0 along its own dimension 1: per tile, the
+    // member's region there is the tile's rows, which may be fewer than a vector whatever the
+    // member's whole extent (test_fuzz seed 20267181 on AVX-512: one row per tile, the shifted
+    // vector started 7 before it and read the input at -7). (The search changes tile_y too.)
+    if (shift && f != g.root && g.transpose_blocks && g.tile_y > 0 && g.tile_y < lanes_of(dag_.node(f))) shift = false;
     return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
 }
 

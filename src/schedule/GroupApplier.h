@@ -58,7 +58,7 @@ private:
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
                     const std::vector<std::string> &rvars, bool with_members = true);
     static int member_width_cap(const GroupPlan &g, const std::string &member);
-    static TailStrategy tail_of(const GroupPlan &g, const std::string &f);
+    TailStrategy tail_of(const GroupPlan &g, const std::string &f);
     void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                 const std::string &root_name, TailStrategy tail, bool per_point = false);
 
