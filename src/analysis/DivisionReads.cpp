@@ -9,7 +9,7 @@ namespace {
 
 // A Div or Mod over an expression that uses one of `pure`, or a Min or Max over one (a boundary
 // condition's clamp).
-struct DividesPureVar : IRVisitor {
+struct DividesOrClampsPureVar : IRVisitor {
     const Scope<> *pure = nullptr;
     bool found = false;
     using IRVisitor::visit;
@@ -40,7 +40,7 @@ struct ReadsOf : IRVisitor {
         IRVisitor::visit(c);
         if (c->call_type != Call::Halide || c->name != producer) return;
         for (const Expr &a : c->args) {
-            DividesPureVar d;
+            DividesOrClampsPureVar d;
             d.pure = pure;
             a.accept(&d);
             divided = divided || d.found;

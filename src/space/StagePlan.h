@@ -5,7 +5,6 @@
 #pragma once
 
 #include <algorithm>
-
 #include <map>
 #include <string>
 #include <vector>
@@ -41,11 +40,10 @@ struct GroupPlan {
     bool members_per_step = false;
     // The tile's rows may be a ShiftInwards split (tile_y within dim 1 at the smallest shape).
     bool tile_y_shift = false;
-    // A root that reads a producer transposed (dims 0 and 1 swapped): blocks of a vector by a few rows, the
-    // rows unrolled, so Halide loads whole vectors of the producer and transposes them in
-    // registers instead of gathering one element per lane.
+    // A root that reads a producer transposed (dims 0 and 1 swapped): blocks of a vector by
+    // transpose_block_rows(lanes) rows, the rows unrolled, so Halide loads whole vectors of the
+    // producer and transposes them in registers instead of gathering one element per lane.
     bool transpose_blocks = false;
-    // (Its block: a vector's lanes by transpose_block_rows(lanes) rows.)
     // UpdateLoops hosting a member read on a diagonal (analysis/DiagonalReads.h) whose own
     // dimension 0 is the diagonal (one value per step along it): the root's last update runs its
     // reduction innermost, unvectorized, and computes the member per point (Halide's default

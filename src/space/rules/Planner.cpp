@@ -355,7 +355,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
                 g.tile_x = lanes <= smallest_extent(cx, g.root, 0) ? lanes : 0;
                 g.tile_y = transpose_block_rows(lanes);
             }
-            g.why = "reads a producer transposed: vector x vector blocks";
+            g.why = "reads a producer transposed: blocks of a vector by up to a vector of rows";
         }
         // Shifted inwards only where the rows are known to hold a tile: an output's are its
         // buffer's; a Func computed at root has the region Halide infers from its readers, which
