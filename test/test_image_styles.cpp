@@ -5,6 +5,8 @@
 // placement that made it fast (Diet's log).
 #include "style_check.h"
 
+#include <atomic>
+
 using namespace Halide;
 using namespace diet_test;
 
@@ -214,4 +216,123 @@ TEST_CASE("an update across fewer rows than its vectors runs narrower vectors or
         },
         {{1, 1}, {300, 1}, {7, 3}, {50, 9}, {20, 17}, {9, 70}, {33, 200}});
     CHECK_THAT(log, Catch::Contains("Func argmax: where its dimension 0 is shorter than an update's"));
+}
+
+namespace {
+
+// Tasks the thread pool runs: every parallel loop's iterations, counted by a do_par_for that runs
+// them in order on the calling thread.
+std::atomic<int64_t> g_tasks{0};
+int count_tasks(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int min, int extent, uint8_t *closure) {
+    g_tasks += extent;
+    for (int i = min; i < min + extent; i++) {
+        if (int rc = f(ctx, i, closure)) return rc;
+    }
+    return 0;
+}
+
+// A depthwise 3x3 convolution over 32 channels (channels innermost), zero padded, updated on
+// its output: out(c, x, y) = 0; out(c, x, y) += in(c, x + r.x - 1, y + r.y - 1) * w(c, r.x, r.y).
+Built depthwise_conv() {
+    Param<int> W = shape_var("W", 1, 128, 128), H = shape_var("H", 1, 128, 128);
+    ImageParam in(Float(32), 3, "dw_in"), w(Float(32), 3, "dw_w");
+    Var c("c"), x("x"), y("y");
+    Func padded = BoundaryConditions::constant_exterior(in, 0.0f);
+    RDom r(0, 3, 0, 3, "r");
+    Func out("dwconv");
+    out(c, x, y) = 0.0f;
+    out(c, x, y) += padded(c, x + r.x - 1, y + r.y - 1) * w(c, r.x, r.y);
+    in.set_estimates({{0, 32}, {0, W}, {0, H}});
+    w.set_estimates({{0, 32}, {0, 3}, {0, 3}});
+    out.set_estimates({{0, 32}, {0, W}, {0, H}});
+    return Built{out, {in, w}, {W, H}, [](const std::vector<int> &s) { return Sizes{{32, s[0], s[1]}, {32, 3, 3}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{32, s[0], s[1]}; }};
+}
+
+}  // namespace
+
+// The zero pass of a depthwise convolution updated on its output: its x and y loops fused into
+// one parallel loop made a task per pixel (16384 tasks of 32 points at 128 x 128), which cost
+// 3x the whole layer's time in the pool (apps/results/cpu/window_unroll_2026-11-30/). Small
+// iterations now run several per task; the 3x3 window's columns are unrolled.
+TEST_CASE("a depthwise convolution's zero pass runs many pixels per parallel task", "[styles]") {
+    std::string source;
+    check_style(depthwise_conv, {{1, 1}, {2, 7}, {17, 5}, {128, 128}}, nullptr, &source);
+    INFO(source);
+    Built d = depthwise_conv();
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline(d.out), diet::runnable_host_target(), 2, 0, diet::Options{});
+    }
+    Pipeline p(d.out);
+    p.jit_handlers().custom_do_par_for = count_tasks;
+    p.compile_jit(diet::runnable_host_target());
+    d.vars[0].set(128);
+    d.vars[1].set(128);
+    Buffer<float> in(32, 128, 128), w(32, 3, 3);
+    in.fill(1.0f);
+    w.fill(0.5f);
+    d.inputs[0].set(in);
+    d.inputs[1].set(w);
+    g_tasks = 0;
+    Buffer<float> out = p.realize({32, 128, 128}, diet::runnable_host_target());
+    CHECK(out(5, 64, 64) == 4.5f);
+    CHECK(out(5, 0, 0) == 2.0f);
+    // The update's rows and the zero pass's groups of pixels: a few hundred tasks, not 16384.
+    INFO("tasks " << g_tasks.load());
+    CHECK(g_tasks.load() > 0);
+    CHECK(g_tasks.load() <= 1024);
+    CHECK_THAT(source, Catch::Contains("unroll(r_r_x)"));
+}
+
+// A 3x3 max pool of stride 2 (inline maximum() over an RDom): the window's columns unrolled
+// inside the vector (the accumulator stays in a register, the overlapping loads are shared),
+// correct at shapes across the family, the smallest a single output point.
+TEST_CASE("a 3x3 stride-2 max pool unrolls its window's columns", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 100, 100), H = shape_var("H", 1, 100, 100), C = shape_var("C", 1, 64, 64);
+            ImageParam in(Float(32), 3, "pool_in");
+            Var x("x"), y("y"), c("c");
+            RDom r(0, 3, 0, 3, "r");
+            Func out("maxpool");
+            out(x, y, c) = maximum(in(2 * x + r.x, 2 * y + r.y, c));
+            in.set_estimates({{0, 2 * W + 1}, {0, 2 * H + 1}, {0, C}});
+            out.set_estimates({{0, W}, {0, H}, {0, C}});
+            return Built{out, {in}, {W, H, C},
+                         [](const std::vector<int> &s) { return Sizes{{2 * s[0] + 1, 2 * s[1] + 1, s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], s[2]}; }};
+        },
+        {{1, 1, 1}, {3, 2, 5}, {13, 13, 9}, {37, 20, 3}, {100, 100, 64}}, nullptr, &source);
+    INFO(source);
+    CHECK_THAT(source, Catch::Contains("unroll(r_r_x)"));
+}
+
+// A Func that divides by a value known only at run time (x % T), read at two points: inlined,
+// each read was a scalar divide per vector lane (x86 has no vector integer division), 3x slower
+// than computing it once per point (red-team probe, param_extent_and_value). By a constant (a
+// multiply and shifts) it stays inlined.
+TEST_CASE("a Func dividing by a run-time value is computed once, not inlined at each read", "[styles]") {
+    for (const bool run_time_divisor : {true, false}) {
+        const std::string log = check_style(
+            [run_time_divisor] {
+                Param<int> T = shape_var("T", 1, 128, 128);
+                ImageParam in(Float(32), 2, "pv_in");
+                Var x("x"), y("y");
+                Func f("pv_f"), out("pv_out");
+                f(x, y) = in(x, y) * cast<float>(T) + cast<float>(x % (run_time_divisor ? Expr(T) : Expr(8)));
+                out(x, y) = f(x, y) + f(min(x + 1, 8 * T - 1), y) / cast<float>(T);
+                in.set_estimates({{0, 8 * T}, {0, 37}});
+                out.set_estimates({{0, 8 * T}, {0, 37}});
+                return Built{out, {in}, {T}, [](const std::vector<int> &s) { return Sizes{{8 * s[0], 37}}; },
+                             [](const std::vector<int> &s) { return std::vector<int>{8 * s[0], 37}; }};
+            },
+            {{1}, {3}, {17}, {128}});
+        if (run_time_divisor) {
+            CHECK_THAT(log, Catch::Contains("Func pv_f: computed"));
+        } else {
+            CHECK_THAT(log, !Catch::Contains("Func pv_f:"));
+        }
+    }
 }

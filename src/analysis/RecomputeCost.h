@@ -2,7 +2,8 @@
 // inlining a Func that is not read pointwise (an input wrapper, a boundary condition, a constant
 // table of weights). Named heuristics:
 // - A definition is cheap unless it calls the math library (pow, exp, log, the trigonometric
-//   functions: a libm call or a long polynomial per point). Such a Func read at data-dependent
+//   functions: a libm call or a long polynomial per point) or divides integers by a value known
+//   only at run time (a scalar divide per vector lane on x86). Such a Func read at data-dependent
 //   coordinates (a lookup table, `lut(in(x, y))`) is computed once instead; inlined it cost one pow
 //   per pixel (probe 10's gamma table: 9x slower than every Func at root).
 // - A Func that computes something per point (a boundary condition's clamps and selects), read by

@@ -18,6 +18,9 @@ std::vector<std::string> GroupApplier::apply(const GroupPlan &g) {
     FuncRef &root = ref_(g.root);
     if (!n.is_output) w_.compute_root(root);
     const std::string where = n.is_output ? "output" : "computed at root";
+    // Members computed per point or per step sit inside reduction loops (of the root or of
+    // another member, sums nested three deep): those loops stay loops.
+    unroll_windows_ = !g.members_per_point && !g.members_per_step;
     switch (g.rule) {
     case RuleKind::Extern:
         notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
@@ -250,6 +253,7 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     if (g.tile_x > 0) order.push_back(x + "_o");
     order.insert(order.end(), outer.begin(), outer.end());
     if (order.size() > 1) w_.reorder(st, order);
+    if (update && !per_step) unroll_short_window(st, n.stages.back(), n);
     // The tile rows and the large outer dims: one parallel loop.
     std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
     const std::string member_level = per_step ? rvars.front() : "";
@@ -371,13 +375,18 @@ std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::Stage
     if (points) w.specialize(st, w.at_most(*points, kSerialPoints));
     if (points && iterations && !constant_value(iterations->expr)) {
         // Many iterations of few points each (a per-channel scale of 64 images of one 56-wide
-        // row: 4096 tasks of 56 points, 0.5x serial unscheduled Halide, probe 13): a constant
-        // number of them per task there.
+        // row: 4096 tasks of 56 points, 0.5x serial unscheduled Halide, probe 13; a depthwise
+        // convolution's zero pass over 32 channels of 128 x 128 points: 16384 tasks of 32
+        // points, 3x the whole layer's time with 16 per task): a constant number of them per
+        // task there, more the smaller they are (GroupedIterations; the first tier that holds
+        // is taken, Halide tries specializations in order).
         const SizeExpr per_iteration = ceil_div(*points, size_max(*iterations, size_constant(1)));
-        ScheduleWriter::StageRef grouped = w.specialize(
-            st, w.all_of({w.at_least(*iterations, kIterationsPerTask * 4), w.at_most(per_iteration, kSmallIterationPoints)}));
-        w.split(grouped, par, par + "_task", par + "_in_task", kIterationsPerTask, TailStrategy::GuardWithIf);
-        w.parallel(grouped, par + "_task");
+        for (const GroupedIterations &tier : kGroupedIterations) {
+            ScheduleWriter::StageRef grouped = w.specialize(
+                st, w.all_of({w.at_least(*iterations, tier.per_task * 4), w.at_most(per_iteration, tier.max_points)}));
+            w.split(grouped, par, par + "_task", par + "_in_task", tier.per_task, TailStrategy::GuardWithIf);
+            w.parallel(grouped, par + "_task");
+        }
     }
     w.parallel(st, par);
     return par;

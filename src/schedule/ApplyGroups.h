@@ -24,6 +24,16 @@ using FuncRefLookup = std::function<ScheduleWriter::FuncRef &(const std::string 
 // arithmetic, and so did a batched product's operand copy at T = 1.
 constexpr int64_t kSerialPoints = 1 << 15;
 
+// Heuristic (named): parallel iterations per task by the points each computes, so that a task
+// holds a few thousand points (a task costs the pool's lock, about a microsecond here: 4096
+// points per task ran a depthwise convolution's zero pass at 1/3 the time of 512); tiers, not
+// a factor computed at run time (see below), and only where there are 4 tasks per tier's grain.
+struct GroupedIterations {
+    int per_task;        // iterations per task
+    int64_t max_points;  // where each computes at most this many points
+};
+constexpr GroupedIterations kGroupedIterations[] = {{256, 32}, {64, 128}, {16, 512}};
+
 // The loops `outer` (innermost first, adjacent, the stage's outermost) fused into one loop
 // (`<fused_prefix>1`, `<fused_prefix>2`, ...), run on the thread pool except at run time when
 // `points` (if known before the run) is at most kSerialPoints: a specialization taken before the
@@ -33,8 +43,8 @@ constexpr int64_t kSerialPoints = 1 << 15;
 // producers computed at root were sized past 2^31 bytes, bilateral_grid and local_laplacian.)
 // Must be the stage's last directive. Returns the parallel loop's name.
 // With `iterations` (the fused loop's trip count, when known before the run and not constant):
-// where there are many iterations of at most 512 points each, a specialization runs 16 of them
-// per task. Not for a loop something is computed at (the split replaces it there).
+// where there are many small iterations, specializations run several of them per task
+// (kGroupedIterations). Not for a loop something is computed at (the split replaces it there).
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
                                         const std::string &fused_prefix, const std::optional<SizeExpr> &points,
                                         const std::optional<SizeExpr> &iterations = std::nullopt);

@@ -17,9 +17,8 @@ constexpr int kVectorsPerReductionStep = 4;
 constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
+constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
-constexpr int kIterationsPerTask = 16;          // parallel iterations per task where each is small (heuristic)
-constexpr int64_t kSmallIterationPoints = 512;  // at most this many points per iteration: small
 
 class GroupApplier {
 public:
@@ -38,6 +37,8 @@ private:
     const FunctionDAG &dag_;
     ScheduleWriter &w_;
     const FuncRefLookup &ref_;
+    // unroll_short_window may unroll: no Func of the group is computed at a reduction loop.
+    bool unroll_windows_ = true;
     std::vector<std::string> notes_;
     std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
     // Set while tiled_root schedules the members of a root whose rows may be narrower than its
@@ -68,15 +69,18 @@ private:
                     TailStrategy tail = TailStrategy::GuardWithIf);
     void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order);
     void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
-                        const std::optional<SizeExpr> &points = std::nullopt);
+                        const std::optional<SizeExpr> &points = std::nullopt,
+                        const std::optional<SizeExpr> &iterations = std::nullopt);
     std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight);
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
     SizeExpr run_time(const Expr &e);
     std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
     static int dim_of(const FuncNode &n, const std::string &v);
+    static std::optional<SizeExpr> ceil_div_opt(const std::optional<SizeExpr> &a, int64_t b);
     static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b);
     void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
                       TailStrategy tail = TailStrategy::GuardWithIf);
+    void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
                          TailStrategy tail);
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
