@@ -175,7 +175,13 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size() * c.steps) +
                  c.page_faults * kPageFaultOps +
                  c.tasks * kTaskOverheadOps;
-    c.efficiency = c.tasks / ((double)ceil_div((int64_t)c.tasks, f.cores) * f.cores);
+    // The cores finish after ceil(tasks / cores) rounds of a whole tile's rows each: the last
+    // tile of rows may be short (guarded) or overlap the one before (shifted inwards), so the
+    // work the cores share is the rows themselves, not whole tiles (37 rows in tiles of 32 ran
+    // as 32 rows on one core and 5 on the other: 1.8x slower than a task per row).
+    const double rounds = (double)ceil_div((int64_t)c.tasks, f.cores);
+    const double rows = dims >= 2 ? (double)R.extent[1] : 1.0;
+    c.efficiency = std::min(1.0, rows * (double)f.outer_slices / (rounds * (double)ey * f.cores));
     c.cost = ((c.root_ops + member_ops) * c.vector_waste + c.overhead) / (c.efficiency * f.cores);
     return c;
 }
