@@ -217,11 +217,11 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
 // An update's innermost reduction loop over a short constant window (a 3x3 max pool's or
 // stencil's columns) unrolled: its steps' loads overlap and the accumulator stays in a
 // register (a 3x3 / 2 max pool of 64 channels, apps/results/cpu/window_unroll_2026-11-30/:
-// 0.56 ms instead of 0.80). Not a loop any Func is computed at (unroll_windows_).
+// 0.48-0.69 ms instead of 0.71-0.86). Not a loop any Func is computed at (unroll_windows_).
 void GroupApplier::unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n) {
     // Only where every step updates the same point (its left-hand side the pure variables): a
     // scatter (a bilateral grid's histogram, written at a data-dependent z) gains nothing and
-    // its code grows (measured 3-8% slower unrolled).
+    // its code grows (3-14% slower unrolled in a development run, not committed).
     if (s.index == 0 || !unroll_windows_) return;
     const std::vector<std::string> pure = s.pure_vars();
     for (const Expr &arg : n.func.updates()[s.index - 1].args()) {

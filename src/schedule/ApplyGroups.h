@@ -25,9 +25,10 @@ using FuncRefLookup = std::function<ScheduleWriter::FuncRef &(const std::string 
 constexpr int64_t kSerialPoints = 1 << 15;
 
 // Heuristic (named): parallel iterations per task by the points each computes, so that a task
-// holds a few thousand points (a task costs the pool's lock, about a microsecond here: 4096
-// points per task ran a depthwise convolution's zero pass at 1/3 the time of 512); tiers, not
-// a factor computed at run time (see below), and only where there are 4 tasks per tier's grain.
+// holds a few thousand points (a task costs the pool's lock, about a microsecond here: a
+// depthwise convolution whose zero pass ran 16384 tasks of 32 points took 0.80-0.92 ms, with
+// these tiers 0.28-0.49, apps/results/cpu/window_unroll_2026-11-30/); tiers, not a factor
+// computed at run time (see below), and only where there are 4 tasks per tier's grain.
 struct GroupedIterations {
     int per_task;        // iterations per task
     int64_t max_points;  // where each computes at most this many points
