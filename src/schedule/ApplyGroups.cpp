@@ -252,6 +252,15 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     if (per_step) order.insert(order.end(), rvars.begin(), rvars.end());
     if (g.tile_x > 0) order.push_back(x + "_o");
     order.insert(order.end(), outer.begin(), outer.end());
+    // An interleaved output (GroupPlan::interleaved_dim): its channels innermost, inside the
+    // vectors along x.
+    const bool interleave = !update && g.interleaved_dim >= 2 && g.interleaved_dim < (int)args.size() &&
+                            g.vector_lanes > 1 && !g.transpose_blocks &&
+                            std::find(order.begin(), order.end(), args[g.interleaved_dim]) != order.end();
+    if (interleave) {
+        order.erase(std::find(order.begin(), order.end(), args[g.interleaved_dim]));
+        order.insert(order.begin(), args[g.interleaved_dim]);
+    }
     if (order.size() > 1) w_.reorder(st, order);
     if (update && !per_step) unroll_short_window(st, n.stages.back(), n);
     // The tile rows and the large outer dims: one parallel loop.
@@ -280,10 +289,35 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     } else if (g.tile_x > 0) {
         fused_parallel_unless_small(w_, st, {x + "_o"}, "", points);
     }
+    if (interleave) interleave_channels(g, n, st);
     if (!member_level.empty()) tile_var = member_level;
     if (with_members) {
         for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
     }
+}
+
+// GroupPlan::interleaved_dim, after the stage's parallel loop (a specialization copies the
+// schedule so far): where the channels' extent is the family's constant, they are unrolled, so
+// Halide stores the unrolled channels of a vector of x as one interleaved vector.
+void GroupApplier::interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st) {
+    const std::string c = n.func.args()[g.interleaved_dim];
+    const std::optional<SizeExpr> channels = extent_of(n, g.interleaved_dim);
+    if (g.interleaved_extent > 0 && channels) {
+        StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.interleaved_extent));
+        if (n.consumers.empty()) {
+            w_.unroll(constant, c);
+        } else {
+            // An output read by other stages: its region may not be provably constant (see
+            // short_dim0_stage).
+            w_.split(constant, c, c + "_o", c + "_u", g.interleaved_extent, TailStrategy::GuardWithIf);
+            w_.unroll(constant, c + "_u");
+        }
+    }
+    const std::string note = "Func " + n.name + ": its buffer stores " + c + " innermost: " + c + " inside the vectors along " +
+                             n.func.args()[0] +
+                             (g.interleaved_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.interleaved_extent) + ")" : "") +
+                             ".";
+    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
 }
 
 // The widest run of vectors a member's update step may take (update_loops' max_width): the

@@ -55,6 +55,7 @@ private:
                                            TailStrategy tail = TailStrategy::GuardWithIf);
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
+    void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
     void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s);
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
                     const std::vector<std::string> &rvars, bool with_members = true);

@@ -60,6 +60,14 @@ struct GroupPlan {
     bool short_dim0 = false;
     int short_dim0_extent = 0;
     bool short_dim0_shift = false;
+    // TiledGroup, an output whose buffers declare a dimension >= 2 innermost (stride 1: an
+    // interleaved image written x, y, c with c the fastest in memory, analysis/StorageOrder.h)
+    // that the tile keeps inside (inner_dims): that dimension runs innermost, inside the vectors
+    // along x, unrolled under a specialization on its extent where the family's is constant
+    // (`interleaved_extent`; 0: it varies), so Halide stores whole interleaved vectors instead of
+    // one strided vector per channel.
+    int interleaved_dim = 0;
+    int interleaved_extent = 0;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
     // UpdateLoops, without members: the update reduces along its operands' innermost dimension

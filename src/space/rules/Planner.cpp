@@ -3,6 +3,7 @@
 // tiled-group heuristic says fusing pays, or roots a group of its own under the rule its
 // definition calls for.
 #include "space/rules/RuleContext.h"
+#include "analysis/StorageOrder.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DivisionReads.h"
 
@@ -372,6 +373,13 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
             g.short_dim0_shift = smallest_extent(cx, g.root, 1) >= lanes;
             g.why = "dimension 0 fills at most half a vector: vectors along dimension 1";
+        }
+        const int inner = declared_innermost_dim(root);
+        if (inner >= 2 && !g.short_dim0 && !g.transpose_blocks && !root.has_updates() && lanes > 1 &&
+            std::find(g.inner_dims.begin(), g.inner_dims.end(), inner) != g.inner_dims.end()) {
+            g.interleaved_dim = inner;
+            const int64_t widest = largest_extent(cx, g.root, inner);
+            g.interleaved_extent = widest > 0 && widest == smallest_extent(cx, g.root, inner) ? (int)widest : 0;
         }
         std::vector<std::string> funcs = g.members;
         funcs.push_back(g.root);
