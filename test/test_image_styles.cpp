@@ -231,6 +231,18 @@ int count_tasks(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *),
     return 0;
 }
 
+// `d` scheduled by Diet (default options), compiled with count_tasks as its do_par_for.
+Pipeline scheduled_counting_tasks(const Built &d) {
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline(d.out), diet::runnable_host_target(), 2, 0, diet::Options{});
+    }
+    Pipeline p(d.out);
+    p.jit_handlers().custom_do_par_for = count_tasks;
+    p.compile_jit(diet::runnable_host_target());
+    return p;
+}
+
 // A depthwise 3x3 convolution over 32 channels (channels innermost), zero padded, updated on
 // its output: out(c, x, y) = 0; out(c, x, y) += in(c, x + r.x - 1, y + r.y - 1) * w(c, r.x, r.y).
 Built depthwise_conv() {
@@ -260,13 +272,7 @@ TEST_CASE("a depthwise convolution's zero pass runs many pixels per parallel tas
     check_style(depthwise_conv, {{1, 1}, {2, 7}, {17, 5}, {128, 128}}, nullptr, &source);
     INFO(source);
     Built d = depthwise_conv();
-    {
-        diet_test::StderrCapture cap(false);
-        diet::autoschedule(Pipeline(d.out), diet::runnable_host_target(), 2, 0, diet::Options{});
-    }
-    Pipeline p(d.out);
-    p.jit_handlers().custom_do_par_for = count_tasks;
-    p.compile_jit(diet::runnable_host_target());
+    Pipeline p = scheduled_counting_tasks(d);
     d.vars[0].set(128);
     d.vars[1].set(128);
     Buffer<float> in(32, 128, 128), w(32, 3, 3);
@@ -355,13 +361,7 @@ TEST_CASE("rows that do not fill whole tiles are spread over the cores", "[style
     };
     check_style(build, {{1}, {5}, {128}});
     Built d = build();
-    {
-        diet_test::StderrCapture cap(false);
-        diet::autoschedule(Pipeline(d.out), diet::runnable_host_target(), 2, 0, diet::Options{});
-    }
-    Pipeline p(d.out);
-    p.jit_handlers().custom_do_par_for = count_tasks;
-    p.compile_jit(diet::runnable_host_target());
+    Pipeline p = scheduled_counting_tasks(d);
     d.vars[0].set(128);
     Buffer<float> in(1024, 37);
     in.fill(1.0f);

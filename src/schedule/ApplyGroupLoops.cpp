@@ -31,7 +31,7 @@ void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool p
         // Several fused iterations per task where each is small (a zero pass over few channels
         // per pixel). Outputs only: their stages' region is their buffer; over an intermediate
         // computed at root, these splits loosened Halide 14's bounds of its update until the
-        // buffer exceeded 2^31 bytes (bilateral_grid's grid).
+        // buffer exceeded 2^31 bytes (bilateral_grid's grid, a development run, not committed).
         iterations = size_constant(1);
         for (size_t d = 1; d < args.size(); d++) iterations = times(iterations, extent_of(n, (int)d));
     }
