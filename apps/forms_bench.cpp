@@ -56,6 +56,7 @@ struct Config {
     // Each T's inputs copied into buffers of exactly that size (a caller's own arrays), instead of
     // crops of the largest T's (views into buffers sized for T = 128: a cache of keys and values).
     bool dense_inputs = false;
+    std::string stmt_dir;  // where each Diet form's lowered Stmt goes (empty: nowhere)
 };
 
 // One runnable system at a given T: a Diet-scheduled form, or a vendor loop.
@@ -107,6 +108,14 @@ struct DietForm {
         const auto t0 = bench::Clock::now();
         diet::autoschedule(Pipeline(form.out), cfg.target, cfg.threads, 0, diet::Options::from_map(kv));
         tuning_seconds = bench::seconds_since(t0);
+        if (!cfg.stmt_dir.empty()) {
+            std::vector<Argument> args;
+            for (const ImageParam &in : form.inputs) args.push_back(in);
+            args.push_back(form.T);
+            const std::string file = cfg.stmt_dir + "/" + std::regex_replace(name, std::regex("/"), "_") +
+                                     (trials > 0 ? "_tuned" : "") + ".stmt";
+            form.out.compile_to_lowered_stmt(file, args, Text, cfg.target);
+        }
         form.out.compile_jit(cfg.target);
         for (size_t i = 0; i < form.inputs.size(); i++) {
             full_inputs.push_back(input_for(form.inputs[i].type(), form.in_sizes[i](s.t_max), 11 + (uint32_t)i));
@@ -324,6 +333,7 @@ int main(int argc, char **argv) {
     app.add_flag("--dense-inputs", cfg.dense_inputs,
                  "each T's inputs in buffers of exactly its size (default: crops of buffers sized for T = 128)");
     std::vector<std::string> diet_options;
+    app.add_option("--stmt-dir", cfg.stmt_dir, "also write each Diet form's lowered Stmt there (<form>.stmt)");
     app.add_option("--option", diet_options, "a Diet option for every form, key=value (e.g. base_model=none)");
     CLI11_PARSE(app, argc, argv);
     for (const std::string &o : diet_options) {
