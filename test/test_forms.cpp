@@ -533,6 +533,12 @@ TEST_CASE("batch innermost (numpy's index order): recognized, correct, guard-fre
             CHECK_THAT(source, Catch::Contains(".rfactor(std::vector<std::pair<RVar, Var>>{})"));
         }
     }
+    // Below the deep tile's rows and depth: square 3 x 3 and 2 x 2 tiles at T = 2..4, and at T = 1
+    // four vectors of one row where the heads hold them (72: the last four shifted inwards).
+    contraction_forms::Sizes many_heads;
+    many_heads.heads = 72;
+    many_heads.t_max = 16;
+    check_form("bmm_nt/batch_innermost", "scores", {1, 2, 3, 4, 5, 17}, many_heads);
     check_form("bmm_nt/lhs_transposed", "scores", {1, 2, 7, 33, 64, 70});
     check_form("bmm_nn/lhs_transposed", "context", {1, 2, 7, 33, 64, 70});
 }

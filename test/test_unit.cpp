@@ -249,12 +249,22 @@ TEST_CASE("deep register tiles: variants, fitting and the heuristic", "[unit]") 
     CHECK(v[0].rows == 5);
     CHECK(v.back().depth == 1);
     CHECK(v.back().cols == 1);
-    // The depth extent decides: 4 indices get a flat tile of the same width and rows.
+    // The depth extent decides: 4 indices get a square 4 x 4 deep tile (several accumulators per
+    // vector, fewer than the kernel's), one index a flat tile of the same width and rows.
     CHECK(fitting_variant(v, 192, 64, 64).depth == 5);
-    const TileVariant &flat = fitting_variant(v, 192, 64, 4);
+    const TileVariant &square = fitting_variant(v, 192, 64, 4);
+    CHECK(square.depth == 4);
+    CHECK(square.rows == 4);
+    CHECK(square.cols == 16);
+    const TileVariant &flat = fitting_variant(v, 192, 64, 1);
     CHECK(flat.depth == 1);
     CHECK(flat.rows == 5);
-    CHECK(&fitting_variant_at(v, {192, 64, 4}) == &flat);
+    CHECK(&fitting_variant_at(v, {192, 64, 1}) == &flat);
+    // Both extents short: 2 x 2 at T = 2; at T = 1 four vectors of one row (192 heads hold them).
+    CHECK(fitting_variant(v, 192, 2, 2).rows == 2);
+    CHECK(fitting_variant(v, 192, 2, 2).depth == 2);
+    CHECK(fitting_variant(v, 192, 1, 1).cols == 64);
+    CHECK(fitting_variant(v, 20, 1, 1).cols == 16);
     // The JSON round trip keeps the depth; a flat kernel's JSON has none (older logs read as flat).
     CHECK(kernel_from_json(kernel_to_json(k)) == k);
     CHECK(kernel_to_json(MicroKernel{}).count("depth") == 0);
