@@ -2,6 +2,8 @@
 // scheduled by Diet with default options, the other unscheduled, compared at each shape.
 #pragma once
 
+#include <optional>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.h"
@@ -31,14 +33,16 @@ struct Built {
 // Builds the pipeline twice (Diet's copy, the reference), schedules the first, compares at each
 // shape. Returns Diet's log.
 // `lowered_text`: if given, receives Diet's lowered Stmt; `schedule_source`, Diet's schedule source.
+// `target`: scheduled and run for this one (default: the host's, runnable_host_target()).
 inline std::string check_style(const std::function<Built()> &build, const std::vector<std::vector<int>> &shapes,
-                        std::string *lowered_text = nullptr, std::string *schedule_source = nullptr) {
+                        std::string *lowered_text = nullptr, std::string *schedule_source = nullptr,
+                        std::optional<Target> for_target = std::nullopt) {
     Built d = build(), r = build();
     // The reference runs unscheduled: Halide 14's codegen takes constant estimates only.
     Region one_out(r.out.dimensions(), Range(0, 1));
     r.out.set_estimates(one_out);
     for (ImageParam &p : r.inputs) p.set_estimates(Region(p.dimensions(), Range(0, 1)));
-    const Target target = diet::runnable_host_target();
+    const Target target = for_target.value_or(diet::runnable_host_target());
     diet_test::StderrCapture cap(false);
     try {
         const diet::DietResult result = diet::autoschedule(Pipeline(d.out), target, 2, 0, diet::Options{});

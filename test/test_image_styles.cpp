@@ -424,3 +424,45 @@ TEST_CASE("an interleaved image declared through its strides keeps its channels 
         CHECK(wrong == 0);
     }
 }
+
+// A guided filter (box means of I and P, a = mP / (mI^2 + 1), b = mP - a * mI, then box means of a
+// and b): `a` is read by `b` and by a's own box filter. The re-rooting pass moved b's box filter
+// into a group of its own with b and a as members, leaving a's box filter in the output's group:
+// `a` computed per tile of one group and read by another, which Halide rejects when compiling
+// ("Func a is computed at the following invalid location"; red-team probe round 3). A move that
+// leaves a member read outside its group is not taken.
+TEST_CASE("a Func read by two groups' stages is never computed per tile of one of them", "[styles]") {
+    // The move was taken for AVX2's 8 lanes (the host's, AVX-512 or AVX2, runs too).
+    std::vector<Target> targets = {diet::runnable_host_target()};
+    if (targets[0].has_feature(Target::AVX512)) targets.push_back(Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    if (!targets[0].has_feature(Target::AVX2)) WARN("this CPU has no AVX2: the target the invalid move was found on is not checked");
+    for (const Target &target : targets) check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1000, 1000), H = shape_var("H", 1, 800, 800);
+            ImageParam I(Float(32), 2, "I"), P(Float(32), 2, "P");
+            Var x("x"), y("y");
+            Func Ie = BoundaryConditions::repeat_edge(I), Pe = BoundaryConditions::repeat_edge(P);
+            RDom rr(-3, 7, "rr");
+            const auto box = [&](Func f, const std::string &n) {
+                Func bx(n + "_bx"), by(n + "_by");
+                bx(x, y) = sum(f(x + rr, y));
+                by(x, y) = sum(bx(x, y + rr));
+                return by;
+            };
+            Func iw("g_I"), pw("g_P");
+            iw(x, y) = Ie(x, y);
+            pw(x, y) = Pe(x, y);
+            Func mI = box(iw, "mI"), mP = box(pw, "mP");
+            Func a("g_a"), b("g_b"), out("guided");
+            a(x, y) = mP(x, y) / (mI(x, y) * mI(x, y) + 1.0f);  // well conditioned at any input
+            b(x, y) = mP(x, y) - a(x, y) * mI(x, y);
+            Func ma = box(a, "ma"), mb = box(b, "mb");
+            out(x, y) = ma(x, y) * I(x, y) + mb(x, y);
+            for (ImageParam *p : {&I, &P}) p->set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {I, P}, {W, H},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {3, 2}, {61, 17}, {257, 130}}, nullptr, nullptr, target);
+}

@@ -24,6 +24,26 @@ constexpr double kMinGain = 0.02;
 constexpr int kMaxMoves = 8;
 constexpr double kInfeasible = std::numeric_limits<double>::infinity();
 
+// Whether every member of every group is read only inside its group (by the root or another
+// member): a Func is computed in one place, so a member read by another group's stages is an
+// invalid compute_at (Halide rejects it when the pipeline is compiled). A move can break this
+// where a member it carries along is also read by a member that stays (a guided filter's `a`,
+// read by `b`, which moves with b's box filter, and by its own box filter, which stays).
+bool members_read_inside(const RuleContext &cx, const std::vector<GroupPlan> &groups) {
+    for (const GroupPlan &g : groups) {
+        std::set<std::string> inside(g.members.begin(), g.members.end());
+        inside.insert(g.root);
+        for (const std::string &m : g.members) {
+            const auto feeds = cx.feeds.find(m);
+            if (feeds == cx.feeds.end()) continue;
+            for (const std::string &c : feeds->second) {
+                if (!inside.count(c)) return false;
+            }
+        }
+    }
+    return true;
+}
+
 class Regrouper {
 public:
     explicit Regrouper(const RuleContext &cx) : cx_(cx) {
@@ -160,7 +180,7 @@ private:
                 break;
             }
         }
-        return true;
+        return members_read_inside(cx_, groups);
     }
 };
 
