@@ -144,19 +144,14 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
     // scalar code (probe 13). Where dim 0 holds fewer, one vector or a quarter of one (guarded:
     // an update takes no ShiftInwards), and scalar code below.
-    const Condition wide_if = w_.at_least(*row, width);
-    StageRef wide = w_.specialize(st, wide_if);
+    StageRef wide = w_.specialize(st, w_.at_least(*row, width));
     update_loops_at(wide, s, n, lanes, width, parallel, tail);
-    // Conditions equal once simplified are one specialization to Halide (it hands back the one it
-    // has): a row of 16 T + 1 points holds 16 and 4 alike (T >= 1), and scheduling the narrower
-    // vectors on it again threw "can't create var x_vi" (test_fuzz seed 20269106).
-    std::vector<Expr> taken = {Internal::simplify(wide_if.expr)};
     for (int l : {lanes, lanes / 4}) {
         if (l >= width || l < kNarrowestVector) continue;
+        // A row of 16 T + 1 points holds 16 and 4 alike (both T >= 1): one specialization to
+        // Halide, scheduled twice it threw "can't create var x_vi" (test_fuzz seed 20269106).
         const Condition fits_if = w_.at_least(*row, l);
-        const Expr decided = Internal::simplify(fits_if.expr);
-        if (std::any_of(taken.begin(), taken.end(), [&](const Expr &e) { return Internal::equal(e, decided); })) continue;
-        taken.push_back(decided);
+        if (w_.specialized_on(st, fits_if)) continue;
         StageRef fits = w_.specialize(st, fits_if);
         update_loops_at(fits, s, n, l, l, parallel, tail);
     }

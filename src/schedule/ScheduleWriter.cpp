@@ -2,6 +2,7 @@
 #include "common/CppText.h"
 #include "common/Errors.h"
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 #include <sstream>
@@ -141,11 +142,20 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     // drops the branch of a pure definition, an update's is a test that is never true.
     const Expr simplified = Halide::Internal::simplify(c.expr);
     const bool never = Halide::Internal::is_const_zero(simplified);
+    if (!never) specialized_[s.ident].push_back(simplified);
     sp.stage = Stage(s.stage).specialize(never ? c.expr : simplified);
     sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
     emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" +
          (never ? c.text : "::Halide::Internal::simplify(" + c.text + ")") + ");" + (never ? "  // never taken" : ""));
     return sp;
+}
+
+bool ScheduleWriter::specialized_on(const StageRef &s, const Condition &c) const {
+    const auto it = specialized_.find(s.ident);
+    if (it == specialized_.end()) return false;
+    const Halide::Expr simplified = Halide::Internal::simplify(c.expr);
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](const Halide::Expr &e) { return Halide::Internal::equal(e, simplified); });
 }
 
 SizeExpr ScheduleWriter::output_min(const FuncRef &output, int dim) {

@@ -47,6 +47,9 @@ public:
     FuncRef rfactor(const StageRef &update, const std::string &rvar, const std::string &v, const std::string &base);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     StageRef specialize(const StageRef &s, const Condition &c);
+    // Whether `s` was specialized already on a condition equal to `c` once simplified: Halide
+    // hands back that specialization, so scheduling a second one there reuses its loop names.
+    bool specialized_on(const StageRef &s, const Condition &c) const;
 
     Condition all_of(const std::vector<Condition> &cs);
     // The disjunction; each term parenthesized in the printed text.
@@ -107,6 +110,7 @@ private:
     std::map<std::string, std::string> var_ident_, rvar_ident_;
     std::set<std::string> used_idents_;
     int stage_counter_ = 0;
+    std::map<std::string, std::vector<Halide::Expr>> specialized_;  // simplified conditions, by the parent stage's ident
 
     std::string fresh_ident(const std::string &base);
     std::string var(const StageRef &s, const std::string &name);  // identifier, declaring it on first use
