@@ -205,6 +205,9 @@ Outcome run_one(uint32_t seed, bool verbose) {
         log = cap.finish();
     }
     out.matmul_kernel = log.find("heuristic picks") != std::string::npos;
+    // Verbose runs print the schedule before compiling it: a crash inside Halide's compiler
+    // (a signal, no message) otherwise never shows what it was given.
+    if (verbose) std::cerr << "  Diet's schedule:\n" << schedule << std::flush;
 
     const Target target = get_jit_target_from_environment().with_feature(Target::StrictFloat);
     using Clock = std::chrono::steady_clock;

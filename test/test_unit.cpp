@@ -9,6 +9,7 @@
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
+#include "analysis/VanishingReads.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "schedule/Instantiate.h"
@@ -679,4 +680,16 @@ TEST_CASE("the cells of a family's extents box have one corner each", "[schedule
     CHECK(corners == expected);
     // More cells than allowed: none (every variant is then kept).
     CHECK(diet::cell_corners(box, {{}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}}, 8).empty());
+}
+
+TEST_CASE("reads a definition names but its simplified form drops are found", "[analysis]") {
+    ImageParam in(UInt(8), 2, "vanish_in");
+    Var x("x"), y("y");
+    Func p("vanish_p"), kept("vanish_kept"), gone("vanish_gone");
+    p(x, y) = in(x, y) + 1;
+    Expr t = p(x, y);
+    kept(x, y) = t + in(y, x);
+    gone(x, y) = select(t < t, t, t - t) + in(x, y);  // simplifies to in(x, y)
+    CHECK(diet::reads_vanishing_when_simplified(kept.function().definition()).empty());
+    CHECK(diet::reads_vanishing_when_simplified(gone.function().definition()) == std::set<std::string>{"vanish_p"});
 }

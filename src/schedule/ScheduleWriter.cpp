@@ -1,4 +1,5 @@
 #include "schedule/ScheduleWriter.h"
+#include "analysis/VanishingReads.h"
 #include "common/CppText.h"
 #include "common/Errors.h"
 
@@ -103,6 +104,7 @@ ScheduleWriter::FuncRef ScheduleWriter::wrapper(const FuncRef &producer) {
 }
 
 ScheduleWriter::FuncRef ScheduleWriter::rfactor_all(const StageRef &update, const std::string &base) {
+    internal_assert(!update.discarded) << "Diet: rfactor of a specialization left out\n";
     Func f = Stage(update.stage).rfactor(std::vector<std::pair<RVar, Var>>{});
     FuncRef r{f, fresh_ident(base)};
     emit("Func " + r.ident + " = " + update.ident + ".rfactor(std::vector<std::pair<RVar, Var>>{});");
@@ -111,6 +113,7 @@ ScheduleWriter::FuncRef ScheduleWriter::rfactor_all(const StageRef &update, cons
 
 ScheduleWriter::FuncRef ScheduleWriter::rfactor(const StageRef &update, const std::string &rvar, const std::string &v,
                                                 const std::string &base) {
+    internal_assert(!update.discarded) << "Diet: rfactor of a specialization left out\n";
     Func f = Stage(update.stage).rfactor(RVar(rvar), Var(v));
     FuncRef r{f, fresh_ident(base)};
     const StageRef pure{update.stage, update.ident, {}};
@@ -123,11 +126,28 @@ ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, cons
                index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",
                {}};
     for (const std::string &r : node.rvars()) s.rvars.insert(r);
+    const Internal::Function fn = f.func.function();
+    if (index == 0 || index - 1 < (int)fn.updates().size()) {
+        s.vanishing_reads = reads_vanishing_when_simplified(index == 0 ? fn.definition() : fn.update(index - 1));
+    }
     return s;
 }
 
 ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Condition &c) {
     StageRef sp = s;
+    if (s.discarded || !s.vanishing_reads.empty()) {
+        sp.discarded = true;
+        if (!s.discarded && warned_unspecialized_.insert(s.ident).second) {
+            std::string names;
+            for (const std::string &n : s.vanishing_reads) names += (names.empty() ? "" : ", ") + n;
+            const std::string why = "Stage " + s.ident + " is not specialized: its definition reads " + names +
+                                    " but simplifies to a form that does not (Halide 14 can crash "
+                                    "compiling a specialization of it)";
+            comment(why + ".");
+            std::cerr << "[diet] warning: " << why << "; it runs one schedule for every shape.\n";
+        }
+        return sp;
+    }
     // Halide 14 bug workaround: its lowering simplifies the specialization conditions of pure
     // definitions only (SimplifySpecializations), and an update stage specialized on the same but
     // unsimplified condition can lose its code in the very branch where it applies (an acc whose
@@ -317,6 +337,7 @@ void ScheduleWriter::reorder_storage(const FuncRef &f, const std::vector<std::st
 
 void ScheduleWriter::split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
                            int factor, TailStrategy tail) {
+    if (s.discarded) return;
     if (s.rvars.count(old)) {
         s.rvars.insert(outer);
         s.rvars.insert(inner);
@@ -328,6 +349,7 @@ void ScheduleWriter::split(StageRef &s, const std::string &old, const std::strin
 
 void ScheduleWriter::split(StageRef &s, const std::string &old, const std::string &outer, const std::string &inner,
                            const SizeExpr &factor, TailStrategy tail) {
+    if (s.discarded) return;
     if (s.rvars.count(old)) {
         s.rvars.insert(outer);
         s.rvars.insert(inner);
@@ -338,18 +360,21 @@ void ScheduleWriter::split(StageRef &s, const std::string &old, const std::strin
 }
 
 void ScheduleWriter::fuse(StageRef &s, const std::string &inner, const std::string &outer, const std::string &fused) {
+    if (s.discarded) return;
     if (s.rvars.count(inner) && s.rvars.count(outer)) s.rvars.insert(fused);
     s.stage.fuse(handle(s, inner), handle(s, outer), handle(s, fused));
     emit(s.ident + ".fuse(" + var(s, inner) + ", " + var(s, outer) + ", " + var(s, fused) + ");");
 }
 
 void ScheduleWriter::rename(StageRef &s, const std::string &old, const std::string &renamed) {
+    if (s.discarded) return;
     if (s.rvars.count(old)) s.rvars.insert(renamed);
     s.stage.rename(handle(s, old), handle(s, renamed));
     emit(s.ident + ".rename(" + var(s, old) + ", " + var(s, renamed) + ");");
 }
 
 void ScheduleWriter::reorder(StageRef &s, const std::vector<std::string> &vars) {
+    if (s.discarded) return;
     std::vector<VarOrRVar> hs;
     std::vector<std::string> ids;
     for (const auto &v : vars) {
@@ -361,21 +386,25 @@ void ScheduleWriter::reorder(StageRef &s, const std::vector<std::string> &vars) 
 }
 
 void ScheduleWriter::vectorize(StageRef &s, const std::string &v) {
+    if (s.discarded) return;
     s.stage.vectorize(handle(s, v));
     emit(s.ident + ".vectorize(" + var(s, v) + ");");
 }
 
 void ScheduleWriter::atomic(StageRef &s) {
+    if (s.discarded) return;
     s.stage.atomic();
     emit(s.ident + ".atomic();");
 }
 
 void ScheduleWriter::unroll(StageRef &s, const std::string &v) {
+    if (s.discarded) return;
     s.stage.unroll(handle(s, v));
     emit(s.ident + ".unroll(" + var(s, v) + ");");
 }
 
 void ScheduleWriter::parallel(StageRef &s, const std::string &v) {
+    if (s.discarded) return;
     s.stage.parallel(handle(s, v));
     emit(s.ident + ".parallel(" + var(s, v) + ");");
 }
@@ -390,6 +419,7 @@ void ScheduleWriter::gpu_threads(StageRef &s, const std::vector<std::string> &va
 
 // Halide's gpu_blocks/gpu_threads take one to three loop variables as separate arguments.
 void ScheduleWriter::gpu_loops(StageRef &s, const std::vector<std::string> &vars, bool blocks) {
+    if (s.discarded) return;
     internal_assert(!vars.empty() && vars.size() <= 3) << "Diet: 1 to 3 GPU loop variables\n";
     std::vector<VarOrRVar> h;
     std::vector<std::string> ids;
@@ -408,6 +438,7 @@ void ScheduleWriter::gpu_loops(StageRef &s, const std::vector<std::string> &vars
 }
 
 void ScheduleWriter::gpu_lanes(StageRef &s, const std::string &v) {
+    if (s.discarded) return;
     s.stage.gpu_lanes(handle(s, v));
     emit(s.ident + ".gpu_lanes(" + var(s, v) + ");");
 }
@@ -420,11 +451,13 @@ void ScheduleWriter::align_storage(const FuncRef &f, const std::string &v, int a
 }
 
 void ScheduleWriter::gpu_single_thread(StageRef &s) {
+    if (s.discarded) return;
     s.stage.gpu_single_thread();
     emit(s.ident + ".gpu_single_thread();");
 }
 
 void ScheduleWriter::unscheduled(StageRef &s) {
+    if (s.discarded) return;
     s.stage.unscheduled();
     emit(s.ident + ".unscheduled();");
 }

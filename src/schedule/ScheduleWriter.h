@@ -31,6 +31,12 @@ public:
         Halide::Stage stage;
         std::string ident;  // C++ expression or variable for the Stage
         std::set<std::string> rvars;
+        // Reads the stage's definition names but its simplified form drops (analysis/VanishingReads.h):
+        // Halide 14 can crash compiling a specialization of such a stage, so it is not specialized.
+        std::set<std::string> vanishing_reads;
+        // A specialization left out for that reason: directives on it are neither applied nor
+        // emitted, and the stage runs its unspecialized schedule for every shape.
+        bool discarded = false;
     };
 
     explicit ScheduleWriter(bool echo) : echo_(echo) {}
@@ -46,6 +52,7 @@ public:
     // variable `v` in its place (one partial result per value of rvar).
     FuncRef rfactor(const StageRef &update, const std::string &rvar, const std::string &v, const std::string &base);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
+    // A specialization of `s` on `c`; a discarded one (above) where `s` has vanishing reads.
     StageRef specialize(const StageRef &s, const Condition &c);
     // Whether `s` was specialized already on a condition equal to `c` once simplified: Halide
     // hands back that specialization, so scheduling a second one there reuses its loop names.
@@ -111,6 +118,7 @@ private:
     std::set<std::string> used_idents_;
     int stage_counter_ = 0;
     std::map<std::string, std::vector<Halide::Expr>> specialized_;  // simplified conditions, by the parent stage's ident
+    std::set<std::string> warned_unspecialized_;  // stages whose left-out specializations were reported
 
     std::string fresh_ident(const std::string &base);
     std::string var(const StageRef &s, const std::string &name);  // identifier, declaring it on first use
