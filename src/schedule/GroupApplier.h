@@ -56,6 +56,8 @@ private:
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
+    std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st);
+    void unroll_member_compared_dims(const GroupPlan &g, const FuncNode &m, StageRef &st);
     void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s);
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
                     const std::vector<std::string> &rvars, bool with_members = true);

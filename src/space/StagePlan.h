@@ -70,6 +70,12 @@ struct GroupPlan {
     int interleaved_extent = 0;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
+    // TiledGroup: Funcs of the group (root or members) whose definition compares a dimension with
+    // constants (analysis/ChannelSelects.h) where that dimension's extent is the same small
+    // constant at every shape of the family: Func -> {dimension -> extent}. That dimension runs
+    // unrolled (the root's under a specialization on its extent and min), so each copy keeps only
+    // the branch its constant takes. Not the root's vectorized dim 0 nor its interleaved_dim.
+    std::map<std::string, std::map<int, int>> select_unrolled;
     // UpdateLoops, without members: the update reduces along its operands' innermost dimension
     // (a row's maximum or sum) and dim 0 of the root moves along an outer one, so this innermost
     // reduction variable is split into vectors and rfactored into per-lane partial results

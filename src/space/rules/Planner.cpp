@@ -6,6 +6,7 @@
 #include "analysis/StorageOrder.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DivisionReads.h"
+#include "analysis/ChannelSelects.h"
 
 #include <algorithm>
 #include <limits>
@@ -15,6 +16,9 @@ namespace diet {
 namespace {
 
 constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuses larger buffers
+// Heuristic: a dimension compared with constants runs unrolled up to this many copies of the
+// loop body (colour channels, RGBA's 4; a few more cost code size, not time).
+constexpr int64_t kUnrolledSelectExtent = 8;
 
 
 }  // namespace
@@ -385,6 +389,19 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         funcs.push_back(g.root);
         for (const std::string &f : funcs) {
             if (cx.vector_fits_smallest(dag.node(f))) g.shift_inwards.push_back(f);
+        }
+        for (const std::string &f : funcs) {
+            for (int d : dims_compared_with_constants(dag.node(f).func)) {
+                const bool root_dim = f == g.root;
+                if (d == 0 || d == g.interleaved_dim || (root_dim && (g.short_dim0 || g.transpose_blocks)) ||
+                    (root_dim && std::find(g.inner_dims.begin(), g.inner_dims.end(), d) == g.inner_dims.end())) {
+                    continue;
+                }
+                const int64_t widest = largest_extent(cx, f, d);
+                if (widest > 1 && widest <= kUnrolledSelectExtent && widest == smallest_extent(cx, f, d)) {
+                    g.select_unrolled[f][d] = (int)widest;
+                }
+            }
         }
     }
     for (GroupPlan &g : groups) {

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Diet before/after against another scheduler on round-3 red-team pipelines, alternating rounds.
+# Usage: ab.sh BEFORE_PLUGIN AFTER_PLUGIN OUT.jsonl ROUNDS pipeline:Other [pipeline:Other ...]
+# (the harness is ../redteam3_fixes_2026-11-30/run_one.py; /usr/bin/python3 has the bindings)
+set -u
+before=$1; after=$2; out=$3; rounds=$4; shift 4
+run_one=$(cd "$(dirname "$0")/../redteam3_fixes_2026-11-30" && pwd)/run_one.py
+mkdir -p /tmp/redteam3_rerun/sched
+: > "$out"
+for spec in "$@"; do
+  p=${spec%%:*}; other=${spec##*:}
+  for round in $(seq 1 "$rounds"); do
+    for sys in before after other; do
+      case $sys in
+        before) env DIET_PLUGIN=$before /usr/bin/python3 "$run_one" $p Diet ;;
+        after) env DIET_PLUGIN=$after /usr/bin/python3 "$run_one" $p Diet ;;
+        other) /usr/bin/python3 "$run_one" $p $other ;;
+      esac 2>/dev/null | grep '^RESULT' | sed "s/^RESULT /{\"system\": \"$sys\", \"round\": $round, \"r\": /; s/\$/}/" >> "$out"
+    done
+  done
+done
