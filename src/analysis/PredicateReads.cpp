@@ -29,4 +29,25 @@ bool predicate_loads_along(const Definition &update, const std::string &pure_var
     return v.found;
 }
 
+std::set<std::string> regions_narrowed_by_predicates(const FunctionDAG &dag) {
+    std::set<std::string> narrowed;
+    const std::vector<FuncNode> &nodes = dag.nodes();
+    for (const FuncNode &n : nodes) {
+        for (const Definition &u : n.func.updates()) {
+            const Expr p = u.predicate();
+            if (!p.defined() || is_const_one(p)) continue;
+            for (const std::string &producer : n.producers) narrowed.insert(producer);
+        }
+    }
+    // Consumers come after their producers: walk back, so a narrowed Func's producers follow it.
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        if (!narrowed.count(it->name)) continue;
+        for (const std::string &producer : it->producers) narrowed.insert(producer);
+    }
+    for (const FuncNode &n : nodes) {
+        if (n.is_output) narrowed.erase(n.name);
+    }
+    return narrowed;
+}
+
 }  // namespace diet

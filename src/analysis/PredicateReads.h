@@ -8,11 +8,22 @@
 #pragma once
 
 #include "Halide.h"
+#include "analysis/FunctionDAG.h"
+
+#include <set>
 
 #include <string>
 
 namespace diet {
 
 bool predicate_loads_along(const Halide::Internal::Definition &update, const std::string &pure_var);
+
+// The Funcs whose region at run time may be smaller than the analysis' (analysis/Regions.h, which
+// reads an RDom whole): those an update with a reduction-domain predicate reads (`r.where(r <= x)`
+// narrows the reads to a triangle), and, their region being derived from it, those Funcs'
+// producers, transitively. Outputs are not narrowed (their region is their buffer). A Func computed at root whose region is narrowed must not take a tile or a vector shifted
+// inwards by the analysis' extent: the shifted tile would start before the region (test_fuzz seed
+// 20270179: a 4-wide vector shifted inwards over 3 columns read an input at -1).
+std::set<std::string> regions_narrowed_by_predicates(const FunctionDAG &dag);
 
 }  // namespace diet

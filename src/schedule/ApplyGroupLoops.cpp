@@ -78,6 +78,10 @@ std::optional<SizeExpr> GroupApplier::stage_points(const FuncNode &n, int stage,
 
 // The run-time extent of the Func's dimension `d` (its computed region), if known before the run.
 std::optional<SizeExpr> GroupApplier::extent_of(const FuncNode &n, int d) {
+    // A region a predicate may narrow (analysis/PredicateReads.h) is smaller than the analysis'
+    // at run time: its extent is not known (a vector specialized on it was shifted past its start).
+    if (!narrowed_) narrowed_ = regions_narrowed_by_predicates(dag_);
+    if (narrowed_->count(n.name)) return std::nullopt;
     auto it = extents_.find(n.name);
     if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
     if (d >= (int)it->second.size()) return std::nullopt;

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ private:
     bool unroll_windows_ = true;
     std::vector<std::string> notes_;
     std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
+    std::optional<std::set<std::string>> narrowed_;  // regions_narrowed_by_predicates, once
     // Set while tiled_root schedules the members of a root whose rows may be narrower than its
     // vectors: the root's row extent, its lanes, and the narrower lanes it specializes on.
     struct NarrowRoot {
