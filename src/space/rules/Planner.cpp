@@ -28,7 +28,7 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     std::set<std::string> all;
     for (const FuncNode &n : dag.nodes()) {
         all.insert(n.name);
-        if (inline_applies(n) && !in.contraction_funcs.count(n.name)) inlined.insert(n.name);
+        if (inline_applies(dag, n) && !in.contraction_funcs.count(n.name)) inlined.insert(n.name);
     }
     whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;

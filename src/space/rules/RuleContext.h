@@ -51,7 +51,7 @@ bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &p
 // ---- the rules' heuristics (one file each under space/rules/) ----
 
 // Inline.cpp: whether the inline rule applies.
-bool inline_applies(const FuncNode &n);
+bool inline_applies(const FunctionDAG &dag, const FuncNode &n);
 
 // Updates.cpp: the rule (UpdateLoops or RFactor) and parameters of a root with updates.
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Diet before/after against another scheduler on round-3 red-team pipelines, alternating rounds.
 # Usage: ab.sh BEFORE_PLUGIN AFTER_PLUGIN OUT.jsonl ROUNDS pipeline:Other [pipeline:Other ...]
-# (the harness is ../redteam3_fixes_2026-11-30/run_one.py; /usr/bin/python3 has the bindings)
+# (the harness is ../redteam3_fixes_2026-11-30/run_one.py, or $RUN_ONE: round 1's
+# ../redteam_2026-11-30/run_one.py; /usr/bin/python3 has the bindings)
 set -u
 before=$1; after=$2; out=$3; rounds=$4; shift 4
-run_one=$(cd "$(dirname "$0")/../redteam3_fixes_2026-11-30" && pwd)/run_one.py
-mkdir -p /tmp/redteam3_rerun/sched
+run_one=${RUN_ONE:-$(cd "$(dirname "$0")/../redteam3_fixes_2026-11-30" && pwd)/run_one.py}
+mkdir -p /tmp/redteam3_rerun/sched /tmp/redteam/sched
 : > "$out"
 for spec in "$@"; do
   p=${spec%%:*}; other=${spec##*:}

@@ -5,7 +5,7 @@ import halide as hl
 import pipes
 
 TARGET = hl.Target("x86-64-linux-avx-avx2-f16c-fma-sse41")
-PLUGINS = {"Diet": "/work/main/build/libautoschedule_diet.so",
+PLUGINS = {"Diet": os.environ.get("DIET_PLUGIN", "/work/main/build/libautoschedule_diet.so"),
            "Adams2019": "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_adams2019.so",
            "Mullapudi2016": "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_mullapudi2016.so"}
 
