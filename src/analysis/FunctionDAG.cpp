@@ -1,6 +1,7 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/PointwiseUpdate.h"
+#include "analysis/PredicateReads.h"
 #include "analysis/RecomputeCost.h"
 #include "analysis/ContractionOperands.h"
 #include "analysis/ShapeFamily.h"
@@ -203,6 +204,7 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves
                                     cn.dims() == n.dims();
         }
     }
+    for (const std::string &name : regions_narrowed_by_predicates(*this)) nodes_[index_.at(name)].region_narrowed = true;
     classify_matmuls();
 }
 

@@ -25,6 +25,9 @@ struct LoopVar {
 struct StageNode {
     int index = 0;                // 0: the pure definition; k: update k-1
     std::vector<LoopVar> loops;   // Halide's loop order, innermost first (no __outermost)
+    // Funcs the definition names but its simplified form no longer reads (analysis/VanishingReads.h):
+    // such a stage is never specialized (schedule/ScheduleWriter.h).
+    std::set<std::string> vanishing_reads;
     std::vector<std::string> pure_vars() const;
     std::vector<std::string> rvars() const;
 };
@@ -212,6 +215,9 @@ struct FuncNode {
     bool is_extern = false;
     bool is_input_wrapper = false;  // reads only inputs, directly or via such Funcs ("x_im", boundary conditions)
     bool pointwise_consumed = false;  // every consumer reads it at its own pure coordinates
+    // Its region at run time may be smaller than the analysis' (analysis/PredicateReads.h
+    // regions_narrowed_by_predicates): its extents give no lower bound.
+    bool region_narrowed = false;
     // An input wrapper that computes something, not inlined because a consumer reads it at
     // several stencil taps (analysis/RecomputeCost.h): computed per tile by a tiled group, or
     // inlined again into a contraction's per-task operand copy (analysis/RecomputeCost.h: inline_staged_operands).

@@ -1,6 +1,7 @@
 // A Func's stages as loop lists (StageNode, analysis/FunctionDAG.h): the loops of each definition,
 // innermost first, as Halide's schedule lists them, with the reduction variables' bounds.
 #include "analysis/FunctionDAG.h"
+#include "analysis/VanishingReads.h"
 
 #include <map>
 
@@ -31,6 +32,7 @@ namespace {
 StageNode make_stage(const Definition &def, int index) {
     StageNode s;
     s.index = index;
+    s.vanishing_reads = reads_vanishing_when_simplified(def);
     std::map<std::string, ReductionVariable> rv;
     for (const ReductionVariable &r : def.schedule().rvars()) {
         rv[r.var] = r;

@@ -80,8 +80,7 @@ std::optional<SizeExpr> GroupApplier::stage_points(const FuncNode &n, int stage,
 std::optional<SizeExpr> GroupApplier::extent_of(const FuncNode &n, int d) {
     // A region a predicate may narrow (analysis/PredicateReads.h) is smaller than the analysis'
     // at run time: its extent is not known (a vector specialized on it was shifted past its start).
-    if (!narrowed_) narrowed_ = regions_narrowed_by_predicates(dag_);
-    if (narrowed_->count(n.name)) return std::nullopt;
+    if (n.region_narrowed) return std::nullopt;
     auto it = extents_.find(n.name);
     if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
     if (d >= (int)it->second.size()) return std::nullopt;
@@ -135,7 +134,7 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
         lanes = 1;
         const std::string note = "Func " + n.name + ": its update's where() predicate loads along " + x +
                                  ", which is therefore not split into guarded vectors.";
-        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+        note_once(note);
     }
     int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
@@ -162,7 +161,7 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     update_loops_at(st, s, n, 1, 1, parallel, tail);
     const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
                              std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
-    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    note_once(note);
 }
 
 // update_loops' directives, dim 0 in vectors of `lanes` lanes, `width` points per step.

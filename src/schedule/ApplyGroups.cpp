@@ -226,7 +226,7 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
                           round_up_update ? TailStrategy::RoundUp : may_shift ? tail_of(g, n.name) : TailStrategy::GuardWithIf);
     if (round_up_update) {
         const std::string note = "Func " + n.name + ": its update's last vectors rounded up (reads inputs clamped).";
-        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+        note_once(note);
     }
     if (!per_step) order.insert(order.begin() + 1, rvars.begin(), rvars.end());
     if (args.size() >= 2) {
@@ -283,27 +283,25 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     // The tile rows and the large outer dims: one parallel loop.
     std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
     const std::string member_level = per_step ? rvars.front() : "";
-    const std::string planned_tile_var = tile_var;
+    // The group's points: the root's, times the reduction's steps for an update, times the
+    // group's Funcs (members cost about as much).
+    const std::optional<SizeExpr> points =
+        stage_points(n, update ? (int)n.stages.size() - 1 : 0,
+                     (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+    // The parallel loop's iterations, where nothing is computed at it (a member computed at the
+    // fused loop needs it whole in every specialization) and it runs over whole rows (splitting
+    // a loop of row tiles again, guarded, made test_fuzz seed 78's transpose of unrolled blocks
+    // compile in 248 s instead of 155 s).
+    std::optional<SizeExpr> iterations;
+    if (!outer.empty() && g.members.empty() && g.tile_x == 0 && g.tile_y == 0 && !g.transpose_blocks && !update) {
+        iterations = size_constant(1);
+        for (size_t d = 2; d < args.size() && iterations; d++) {
+            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+            if (!inner) iterations = times(iterations, extent_of(n, (int)d));
+        }
+    }
     for (StageRef *sp : stages) {
-        tile_var = planned_tile_var;
-        // The group's points: the root's, times the reduction's steps for an update, times the
-        // group's Funcs (members cost about as much).
-        const std::optional<SizeExpr> points =
-            stage_points(n, update ? (int)n.stages.size() - 1 : 0,
-                         (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
         if (!outer.empty()) {
-            // The parallel loop's iterations, where nothing is computed at it (a member computed
-            // at the fused loop needs it whole in every specialization) and it runs over whole
-            // rows (splitting a loop of row tiles again, guarded, made test_fuzz seed 78's
-            // transpose of unrolled blocks compile in 248 s instead of 155 s).
-            std::optional<SizeExpr> iterations;
-            if (g.members.empty() && g.tile_x == 0 && g.tile_y == 0 && !g.transpose_blocks && !update) {
-                iterations = size_constant(1);
-                for (size_t d = 2; d < args.size() && iterations; d++) {
-                    const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
-                    if (!inner) iterations = times(iterations, extent_of(n, (int)d));
-                }
-            }
             const std::string par = fused_parallel_unless_small(w_, *sp, outer, n.name + "_rows_", points, iterations);
             if (tile_var.empty()) tile_var = par;
         } else if (g.tile_x > 0) {
@@ -318,42 +316,34 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
 }
 
 // GroupPlan::select_unrolled on the root's pure stage, after its loops are ordered. An output
-// whose buffer holds exactly the family's extent from 0 along those dimensions gets a
-// specialization there with them unrolled (returned: the caller schedules its parallel loop as
-// the stage's); each copy of the body then has a constant where the definition compares, and
-// Halide's simplifier drops the branches it does not take. An output read by other stages, or a
-// root computed at root, has a region that may not be provably constant (see short_dim0_stage):
-// a guarded split by the extent with its inner loop unrolled, in every branch.
+// gets a specialization where its buffer holds exactly the family's extent from 0 along those
+// dimensions, with them unrolled (returned: the caller schedules its parallel loop as the
+// stage's); each copy of the body then has a constant where the definition compares, and
+// Halide's simplifier drops the branches it does not take. A root computed at root:
+// split_compared_dims in every branch.
 std::optional<ScheduleWriter::StageRef> GroupApplier::unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st) {
     const auto it = g.select_unrolled.find(n.name);
     if (it == g.select_unrolled.end() || it->second.empty()) return std::nullopt;
-    const std::vector<std::string> args = n.func.args();
-    const auto split_unrolled = [&](StageRef &s, int d, int extent) {
-        const std::string c = args[d];
-        w_.split(s, c, c + "_o", c + "_u", extent, TailStrategy::GuardWithIf);
-        w_.unroll(s, c + "_u");
-    };
-    std::string dims;
-    for (const auto &[d, extent] : it->second) dims += (dims.empty() ? "" : ", ") + args[d] + " (" + std::to_string(extent) + ")";
     if (!n.is_output) {
-        for (const auto &[d, extent] : it->second) split_unrolled(st, d, extent);
-        notes_.push_back("Func " + n.name + ": " + dims + " unrolled (its definition compares them with constants).");
+        split_compared_dims(g, n, st);
         return std::nullopt;
     }
     const FuncRef &out = ref_(n.name);
     std::vector<Condition> holds;
+    std::string dims;
     for (const auto &[d, extent] : it->second) {
         holds.push_back(w_.equal_to(w_.output_extent(out, d), extent));
         holds.push_back(w_.equal_to(w_.output_min(out, d), 0));
+        dims += (dims.empty() ? "" : ", ") + n.func.args()[d] + " (" + std::to_string(extent) + ")";
     }
     StageRef constant = w_.specialize(st, w_.all_of(holds));
-    for (const auto &[d, extent] : it->second) {
-        if (n.consumers.empty()) w_.unroll(constant, args[d]);
-        else split_unrolled(constant, d, extent);
+    if (!n.consumers.empty()) {
+        split_compared_dims(g, n, constant, false);  // its region is not provably constant
+    } else {
+        for (const auto &[d, extent] : it->second) w_.unroll(constant, n.func.args()[d]);
     }
-    const std::string note = "Func " + n.name + ": " + dims + " unrolled where the buffer holds that many from 0 " +
-                             "(its definition compares them with constants).";
-    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    note_once("Func " + n.name + ": " + dims + " unrolled where the buffer holds that many from 0 " +
+              "(its definition compares them with constants).");
     return constant;
 }
 
@@ -378,7 +368,7 @@ void GroupApplier::interleave_channels(const GroupPlan &g, const FuncNode &n, St
                              n.func.args()[0] +
                              (g.interleaved_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.interleaved_extent) + ")" : "") +
                              ".";
-    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    note_once(note);
 }
 
 // The widest run of vectors a member's update step may take (update_loops' max_width): the
@@ -429,7 +419,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
         const auto loops = [&](StageRef &at, int l) {
             if (s.index == 0) {
                 pure_loops(at, m, l, false, tail);
-                unroll_member_compared_dims(g, m, at);
+                split_compared_dims(g, m, at);
             }
             else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
@@ -461,21 +451,22 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                           : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
 }
 
-// GroupPlan::select_unrolled on a member's pure stage: a guarded split by the family's extent,
-// its inner loop unrolled (a member's region along a channel dimension is what its readers read:
-// constant where they name the channels, hsv(x, y, 0) .. hsv(x, y, 2), then the guards fold).
-void GroupApplier::unroll_member_compared_dims(const GroupPlan &g, const FuncNode &m, StageRef &st) {
-    const auto it = g.select_unrolled.find(m.name);
+// GroupPlan::select_unrolled on a member's pure stage, or a root's whose region may not be
+// provably constant (computed at root; an output read by other stages, in its specialization:
+// see short_dim0_stage): a guarded split by the family's extent, its inner loop unrolled, in every branch (a member's
+// region along a channel dimension is what its readers read: constant where they name the
+// channels, hsv(x, y, 0) .. hsv(x, y, 2), and then the guards fold).
+void GroupApplier::split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note) {
+    const auto it = g.select_unrolled.find(n.name);
     if (it == g.select_unrolled.end()) return;
-    const std::vector<std::string> args = m.func.args();
+    const std::vector<std::string> args = n.func.args();
     std::string dims;
     for (const auto &[d, extent] : it->second) {
         w_.split(st, args[d], args[d] + "_o", args[d] + "_u", extent, TailStrategy::GuardWithIf);
         w_.unroll(st, args[d] + "_u");
         dims += (dims.empty() ? "" : ", ") + args[d] + " (" + std::to_string(extent) + ")";
     }
-    const std::string note = "Func " + m.name + ": " + dims + " unrolled (its definition compares them with constants).";
-    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    if (note) note_once("Func " + n.name + ": " + dims + " unrolled (its definition compares them with constants).");
 }
 
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,

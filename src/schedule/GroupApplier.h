@@ -8,7 +8,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +40,11 @@ private:
     // unroll_short_window may unroll: no Func of the group is computed at a reduction loop.
     bool unroll_windows_ = true;
     std::vector<std::string> notes_;
+    // A line for the log, once however many specializations schedule the same thing.
+    void note_once(const std::string &note) {
+        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+    }
     std::map<std::string, std::vector<Expr>> extents_;  // run_time_extents per Func
-    std::optional<std::set<std::string>> narrowed_;  // regions_narrowed_by_predicates, once
     // Set while tiled_root schedules the members of a root whose rows may be narrower than its
     // vectors: the root's row extent, its lanes, and the narrower lanes it specializes on.
     struct NarrowRoot {
@@ -59,7 +61,7 @@ private:
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
     std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st);
-    void unroll_member_compared_dims(const GroupPlan &g, const FuncNode &m, StageRef &st);
+    void split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note = true);
     void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s);
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
                     const std::vector<std::string> &rvars, bool with_members = true);

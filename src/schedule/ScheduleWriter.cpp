@@ -1,5 +1,4 @@
 #include "schedule/ScheduleWriter.h"
-#include "analysis/VanishingReads.h"
 #include "common/CppText.h"
 #include "common/Errors.h"
 
@@ -126,10 +125,7 @@ ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, cons
                index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",
                {}};
     for (const std::string &r : node.rvars()) s.rvars.insert(r);
-    const Internal::Function fn = f.func.function();
-    if (index == 0 || index - 1 < (int)fn.updates().size()) {
-        s.vanishing_reads = reads_vanishing_when_simplified(index == 0 ? fn.definition() : fn.update(index - 1));
-    }
+    s.vanishing_reads = node.vanishing_reads;
     return s;
 }
 

@@ -31,8 +31,8 @@ public:
         Halide::Stage stage;
         std::string ident;  // C++ expression or variable for the Stage
         std::set<std::string> rvars;
-        // Reads the stage's definition names but its simplified form drops (analysis/VanishingReads.h):
-        // Halide 14 can crash compiling a specialization of such a stage, so it is not specialized.
+        // StageNode::vanishing_reads: Halide 14 can crash compiling a specialization of such a
+        // stage, so it is not specialized.
         std::set<std::string> vanishing_reads;
         // A specialization left out for that reason: directives on it are neither applied nor
         // emitted, and the stage runs its unspecialized schedule for every shape.

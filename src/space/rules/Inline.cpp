@@ -10,7 +10,7 @@ bool inline_applies(const FunctionDAG &dag, const FuncNode &n) {
     // Coordinates worth a pass of their own (analysis/GatherIndex.h) are computed, not inlined,
     // even computed from no Func at all (an input wrapper, vacuously: a lens remap's coordinates
     // from x, y and the image's size).
-    if (indexes_a_gather(dag, n) && ops_per_point(n) >= kGatherIndexOps) return false;
+    if (ops_per_point(n) >= kGatherIndexOps && indexes_a_gather(dag, n)) return false;
     return n.pointwise_consumed || n.is_input_wrapper;
 }
 

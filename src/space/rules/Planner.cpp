@@ -7,7 +7,6 @@
 #include "analysis/ClampedReads.h"
 #include "analysis/DivisionReads.h"
 #include "analysis/ChannelSelects.h"
-#include "analysis/PredicateReads.h"
 
 #include <algorithm>
 #include <limits>
@@ -37,9 +36,9 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
     // A region a predicate may narrow has no known lower bound: nothing is shifted inwards by it.
-    for (const std::string &name : regions_narrowed_by_predicates(dag)) {
-        auto it = whole_smallest.find(name);
-        if (it != whole_smallest.end()) it->second.bounded = false;
+    for (const FuncNode &n : dag.nodes()) {
+        auto it = whole_smallest.find(n.name);
+        if (n.region_narrowed && it != whole_smallest.end()) it->second.bounded = false;
     }
     const std::vector<FuncNode> &nodes = dag.nodes();
     for (const FuncNode &n : nodes) {

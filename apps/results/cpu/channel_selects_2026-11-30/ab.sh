@@ -1,5 +1,6 @@
 #!/bin/bash
-# Diet before/after against another scheduler on round-3 red-team pipelines, alternating rounds.
+# Diet before/after against another scheduler on red-team pipelines, alternating rounds (round
+# 3's ../redteam3_fixes_2026-11-30/ab.sh calls it with its fixed list).
 # Usage: ab.sh BEFORE_PLUGIN AFTER_PLUGIN OUT.jsonl ROUNDS pipeline:Other [pipeline:Other ...]
 # (the harness is ../redteam3_fixes_2026-11-30/run_one.py, or $RUN_ONE: round 1's
 # ../redteam_2026-11-30/run_one.py; /usr/bin/python3 has the bindings)
