@@ -720,7 +720,10 @@ struct PackedStyle {
 };
 }  // namespace
 
-TEST_CASE("packed integer kernels in other styles: update on the output, NN with two shape variables", "[forms]") {
+// Style 0 reads both operands along the reduction (packed); style 1's b is stored n-innermost,
+// where packed kernels would gather pairs lane by lane: it runs unpacked (column kernels reading b
+// in place; packed_reduction_factor).
+TEST_CASE("integer kernels in other styles: update on the output packed, NN with two shape variables unpacked", "[forms]") {
     const Target target = diet::runnable_host_target();
     for (int style : {0, 1}) {
         INFO("style " << style);
@@ -733,7 +736,12 @@ TEST_CASE("packed integer kernels in other styles: update on the output, NN with
         INFO("Diet's log:\n" << log);
         // Four 8-bit products per lane where the target sums them in one instruction (VNNI), pairs
         // of 16-bit products (vpmaddwd) elsewhere.
-        CHECK_THAT(log, Catch::Contains(diet::CpuLimits::for_target(target, 2, 0).dot_product_8bit ? "pack=4" : "pack=2"));
+        if (style == 0) {
+            CHECK_THAT(log, Catch::Contains(diet::CpuLimits::for_target(target, 2, 0).dot_product_8bit ? "pack=4" : "pack=2"));
+        } else {
+            CHECK_THAT(log, Catch::Contains("micro-kernel"));
+            CHECK_THAT(log, !Catch::Contains("pack="));
+        }
         Stmt lowered;
         Pipeline dp(d.y), rp(ref.y);
         dp.add_custom_lowering_pass(new RecordStmt(&lowered));
@@ -756,7 +764,7 @@ TEST_CASE("packed integer kernels in other styles: update on the output, NN with
 }
 
 TEST_CASE("8-bit operands pack by 4 only where the target has a 4-way dot product", "[forms][unit]") {
-    PackedStyle d(1, true);
+    PackedStyle d(0, true);
     diet::FunctionDAG dag({d.y.function()});
     REQUIRE(dag.matmuls().size() == 1);
     const diet::MatmulPattern &p = dag.matmuls()[0];
@@ -793,6 +801,35 @@ TEST_CASE("16-bit operands pack by 2 only when signed", "[forms][unit]") {
     CHECK(pack_of(UInt(16), UInt(16)) == 1);
     CHECK(pack_of(UInt(16), Int(16)) == 1);
     CHECK(pack_of(UInt(8), Int(8)) == 2);
+}
+
+// Packed kernels only where both operands are read densely along the reduction: in NN, TN and
+// TT (a transposed operand over a reduction short enough to be read in place) every packed kernel
+// would gather pairs lane by lane from a staged panel, 1.6-12x slower than unpacked
+// (apps/results/cpu/int_layouts_2026-11-30/).
+TEST_CASE("integer products pack only where both operands run along the reduction", "[forms][unit]") {
+    const auto pack_of = [](bool a_transposed, bool b_transposed, int K) {
+        ImageParam x(UInt(8), 2, "x"), w(UInt(8), 2, "w");
+        Var n("n"), m("m");
+        RDom k(0, K, "k");
+        Func y("y");
+        // NT is x(k, m), w(k, n): both reduction-innermost.
+        Expr xa = a_transposed ? x(m, k) : x(k, m), wb = b_transposed ? w(k, n) : w(n, k);
+        y(n, m) = cast<uint32_t>(0);
+        y(n, m) += cast<uint32_t>(xa) * cast<uint32_t>(wb);
+        x.set_estimates(a_transposed ? Region{{0, 64}, {0, K}} : Region{{0, K}, {0, 64}});
+        w.set_estimates(b_transposed ? Region{{0, K}, {0, 48}} : Region{{0, 48}, {0, K}});
+        y.set_estimates({{0, 48}, {0, 64}});
+        diet::FunctionDAG dag({y.function()});
+        REQUIRE(dag.matmuls().size() == 1);
+        return diet::packed_reduction_factor(dag.matmuls()[0],
+                                             diet::CpuLimits::for_target(Target("x86-64-linux-avx-avx2-f16c-fma-sse41"), 2, 0));
+    };
+    CHECK(pack_of(false, true, 128) == 2);   // NT
+    CHECK(pack_of(false, false, 128) == 1);  // NN
+    CHECK(pack_of(true, false, 128) == 1);   // TN
+    CHECK(pack_of(true, true, 128) == 1);    // TT, the transposed x read in place
+    CHECK(pack_of(true, true, 1024) == 2);   // TT over a long reduction: x copied reduction-major
 }
 
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of

@@ -29,6 +29,17 @@ int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
     // through a chain of shuffles; widened to 16 bits and summed in pairs it is one vpmaddwd per
     // vector. Measured on an AVX2 guest (uint8 x int8, K = 768, N = 2304, 16T rows): T = 16 in
     // 9.3 ms packed by 4, 4.6 ms by 2 (float32: 7.4 ms); T = 128: 85 ms by 4, 52 ms by 2 (58 ms).
+    // Packing pays only where both operands are read densely along the reduction (the packed
+    // dot kernels' layout: NT, or a transposed broadcast operand copied reduction-major). With a
+    // vector operand stored otherwise (NN, TN), computed, or a broadcast one read across the
+    // reduction in place (TT over a short reduction), every packed kernel is a column kernel
+    // that gathers k_pack-wide groups lane by lane from a staged panel: uint8 and int16
+    // products in those layouts ran 1.6-3.6x slower at 256 rows and 12x at one row than
+    // unpacked (AVX2 and AVX-512, apps/results/cpu/int_layouts_2026-11-30/).
+    const bool dense_along_reduction = std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+        return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) || o.reduction_invariant;
+    });
+    if (!dense_along_reduction) return 1;
     const int pack = widest <= 8 && !lim.dot_product_8bit ? 2 : 32 / std::max(widest, 8);
     return *p.reduction_extent % pack == 0 ? pack : 1;
 }

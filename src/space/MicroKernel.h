@@ -182,7 +182,8 @@ bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o)
 // CpuKernel::k_pack for this contraction: 32 / the widest operand's bits (4 for 8-bit, 2 for 16-bit
 // operands; 2 for 8-bit ones where the target has no 4-way 8-bit dot product: lim.dot_product_8bit) when it accumulates integers of 8 or 16 bits into a 32-bit integer over one reduction
 // variable of a constant extent that is a multiple of it (no tail: the compute loop stays
-// guard-free), every operand walks the reduction along one argument, no 16-bit operand is
+// guard-free), every operand walks the reduction along one argument and is read densely along
+// it (in place or through the reduction-major copy, not computed), no 16-bit operand is
 // unsigned and the reduction domain has no predicate; 1 otherwise. When it is
 // above 1, every CPU kernel of the contraction packs (a dispatch's leaves share operand staging).
 int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim);
