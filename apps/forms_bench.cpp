@@ -300,7 +300,7 @@ std::vector<std::string> forms_of(const std::string &family) {
     }
     if (family == "mlp") return {"mlp/canonical", "mlp/inline_sum", "mlp/relu_in_operand", "mlp/update_read"};
     if (family == "attn") return {"attn/canonical", "attn/inline_sum"};
-    return {"int/f32", "int/u8i8", "int/i16"};
+    return {"int/f32", "int/u8i8", "int/i16", "int/f32_nn", "int/u8i8_nn", "int/i16_nn"};
 }
 
 double geomean(const std::vector<double> &v) {
@@ -457,7 +457,10 @@ int main(int argc, char **argv) {
         for (size_t s = 0; s < systems.size(); s++) {
             if (systems[s].name.find('/') == std::string::npos) continue;
             const std::string base = systems[s].name.substr(0, systems[s].name.find('/'));
-            const std::string canon = family == "int" ? "int/f32" : base + "/canonical";
+            // Integer forms against float32 in the same layout (int/f32, int/f32_nn).
+            const std::string form = systems[s].name.substr(0, systems[s].name.find('@'));
+            const bool int_nn = form.size() > 3 && form.compare(form.size() - 3, 3, "_nn") == 0;
+            const std::string canon = family == "int" ? (int_nn ? "int/f32_nn" : "int/f32") : base + "/canonical";
             const int c = index_of(family == "dense" ? "dense/canonical" : canon);
             const bool nn = base == "bmm_nn";
             const int v1 = index_of(nn ? "openblas_nn" : "openblas"), v2 = index_of(nn ? "onednn_nn" : "onednn");

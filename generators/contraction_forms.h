@@ -14,7 +14,9 @@
 //                (a transposed query or probability matrix; not in form_names() either)
 //   conv/3x3     out(x, y, co) = sum_{rx, ry, ci} in(x + rx, y + ry, ci) * wt(co, rx, ry, ci)
 //   conv/3x3_zero_padded  the same "same"-sized over a zero-padded input, bias 0.25, ReLU, wt(rx, ry, ci, co)
-//   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare)
+//   int/*        uint8 x int8 -> int32, int16 -> int32, float16 -> float32 (and float32, to compare);
+//                int/<type>_nn: the same with w stored n-innermost, w(n, k) (u8i8_nn, i16_nn, f32_nn;
+//                not in form_names())
 //   mlp/*        two chained contractions (a transformer's feed-forward block without biases):
 //                y(n, m) = sum_j relu(h(j, m)) * w2(j, n), h(j, m) = sum_k x(k, m) * w1(k, j);
 //                x: [rows][K], w1: [N][K], w2: [K][N], y: [rows][K]; the first one's result is
@@ -297,8 +299,10 @@ inline void conv(Form &f, const std::string &how) {
 }
 
 // The dense product with narrow operands accumulated wider (and float32, to compare).
-inline void widening(Form &f, const Sizes &s, const std::string &how) {
+inline void widening(Form &f, const Sizes &s, const std::string &spelling) {
     const int K = s.K, N = s.N, R = s.rows_per_t;
+    const bool nn = spelling.size() > 3 && spelling.compare(spelling.size() - 3, 3, "_nn") == 0;
+    const std::string how = nn ? spelling.substr(0, spelling.size() - 3) : spelling;
     const Type ta = how == "u8i8" ? UInt(8) : how == "i16" ? Int(16) : how == "f16" ? Float(16) : Float(32);
     const Type tb = how == "u8i8" ? Int(8) : ta;
     const Type acc = ta.is_float() ? Float(32) : Int(32);
@@ -306,9 +310,10 @@ inline void widening(Form &f, const Sizes &s, const std::string &how) {
     Var n("n"), m("m");
     RDom k(0, K, "k");
     Func y("y");
-    y(n, m) = sum(cast(acc, a(k, m)) * cast(acc, b(k, n)));
+    y(n, m) = sum(cast(acc, a(k, m)) * cast(acc, nn ? b(n, k) : b(k, n)));
     f.inputs = {a, b};
-    f.in_sizes = {[=](int t) { return std::vector<int>{K, R * t}; }, [=](int) { return std::vector<int>{K, N}; }};
+    f.in_sizes = {[=](int t) { return std::vector<int>{K, R * t}; },
+                  [=](int) { return nn ? std::vector<int>{N, K} : std::vector<int>{K, N}; }};
     f.out = y;
     f.out_sizes = [=](int t) { return std::vector<int>{N, R * t}; };
 }

@@ -624,7 +624,7 @@ TEST_CASE("a convolution as a contraction over channels and window (3-D RDom)", 
 }
 
 TEST_CASE("widening integer and half-precision contractions", "[forms]") {
-    for (const char *how : {"u8i8", "i16", "f16"}) check_form(std::string("int/") + how, "y");
+    for (const char *how : {"u8i8", "i16", "f16", "u8i8_nn", "i16_nn"}) check_form(std::string("int/") + how, "y");
 }
 
 // With a reduction of a multiple of 64 steps the integer forms get packed dot-product kernels:
@@ -807,6 +807,57 @@ TEST_CASE("16-bit operands pack by 2 only when signed", "[forms][unit]") {
 // TT (a transposed operand over a reduction short enough to be read in place) every packed kernel
 // would gather pairs lane by lane from a staged panel, 1.6-12x slower than unpacked
 // (apps/results/cpu/int_layouts_2026-11-30/).
+namespace {
+// A Gram matrix: one input as both operands, c(j, i) = sum_k a(k, i) * a(k, j), N ranged.
+struct Gram {
+    ImageParam a{Float(32), 2, "a"};
+    Param<int> N{"N", 16, 1, 64};
+    Func c{"c"};
+    explicit Gram(bool for_diet) {
+        Var j("j"), i("i");
+        RDom k(0, 64, "k");
+        c(j, i) = 0.f;
+        c(j, i) += a(k, i) * a(k, j);
+        if (for_diet) {
+            a.set_estimates({{0, 64}, {0, N}});
+            c.set_estimates({{0, N}, {0, N}});
+        }
+    }
+};
+}  // namespace
+
+// Halide 14 wraps a Func once per consumer: a panel staged for a(k, j) would also serve a(k, i),
+// its region every row (the whole matrix copied per task). The dot-product kernels, reading both
+// in place, replace the staged column kernels (1.9x faster at N = 256:
+// apps/results/cpu/redteam4_contractions_2026-11-30/gram_vs_two_inputs.txt).
+TEST_CASE("a Gram matrix (one input as both operands) gets in-place dot-product kernels", "[forms]") {
+    Gram d(true), ref(false);
+    diet::FunctionDAG dag({d.c.function()});
+    REQUIRE(dag.matmuls().size() == 1);
+    CHECK(diet::operand_read_twice(dag.matmuls()[0]));
+    const Target target = diet::runnable_host_target();
+    diet_test::StderrCapture cap(false);
+    diet::autoschedule(Pipeline(d.c), target, 2, 0, diet::Options{});
+    const std::string log = cap.finish();
+    INFO("Diet's log:\n" << log);
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+    CHECK_THAT(log, !Catch::Contains("micro-kernel cpu{vec="));
+    Stmt lowered;
+    Pipeline dp(d.c), rp(ref.c);
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(target);
+    const diet::MatmulPattern &p = dag.matmuls()[0];
+    ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
+    lowered.accept(&check);
+    for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    for (int n : {1, 3, 17, 64, 70}) {
+        INFO("N = " << n);
+        Buffer<> ab = input_of(Float(32), {64, n}, 3);
+        d.a.set(ab), ref.a.set(ab), d.N.set(n), ref.N.set(n);
+        CHECK(compare(dp.realize({n, n}, target), rp.realize({n, n}, target)) == "");
+    }
+}
+
 TEST_CASE("integer products pack only where both operands run along the reduction", "[forms][unit]") {
     const auto pack_of = [](bool a_transposed, bool b_transposed, int K) {
         ImageParam x(UInt(8), 2, "x"), w(UInt(8), 2, "w");

@@ -91,6 +91,15 @@ bool gathered_rows_copied(const MatmulPattern &p) {
            });
 }
 
+bool operand_read_twice(const MatmulPattern &p) {
+    for (size_t a = 0; a < p.operands.size(); a++) {
+        for (size_t b = a + 1; b < p.operands.size(); b++) {
+            if (p.operands[a].func == p.operands[b].func) return true;
+        }
+    }
+    return false;
+}
+
 bool dot_kernels_gather(const MatmulPattern &p) {
     return std::any_of(p.operands.begin(), p.operands.end(),
                        [&](const ContractionOperand &o) { return gathered_along_reduction(p, o); });

@@ -488,7 +488,12 @@ std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const Mat
     // leaves (an operand read 4 past its end in the 4-lane variants; cause not isolated, a
     // numpy-order attention probe with two shape variables, 2026-11-29). Staged alone it passes.
     if (unstaged_alternatives(p, e) && e.vector_extent_min >= lanes) stagings = {true, false};
-    for (int vectors = 1; vectors <= 4 && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
+    // A Func read as two operands (a Gram matrix, sum a(k, i) * a(k, j)) has one wrapper per
+    // consumer in Halide 14: a staged panel would serve both roles, its region the task's columns
+    // and every row (the whole matrix copied per task: 1.9x slower at N = 256 than two distinct
+    // inputs). Where the dot-product kernels read both in place, they replace the staged kernels.
+    if (operand_read_twice(p) && dot_kernels_apply(p, lanes)) stagings.erase(std::remove(stagings.begin(), stagings.end(), true), stagings.end());
+    for (int vectors = 1; vectors <= 4 && !stagings.empty() && !(columns_gather && dot_kernels_apply(p, lanes)); vectors++) {
         // A predicated reduction (RDom::where) gets one-row tiles: Halide then trims each row's
         // reduction loop to where the predicate holds (a triangular mask k <= m), where a taller
         // tile tests every row's predicate at every step. Triangular dense layer on AVX2:

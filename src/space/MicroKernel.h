@@ -168,6 +168,8 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes);
 bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
+// One Func is read as two of the operands (a Gram matrix: a(k, i) * a(k, j)).
+bool operand_read_twice(const MatmulPattern &p);
 // Whether the dot-product kernels' tiles of several rows read every gathered operand from a copy
 // per row tile (schedule/OperandStaging.h copy_gathered_rows): each is read in place or through
 // plain copies only (ContractionOperand::via_plain_copy).
