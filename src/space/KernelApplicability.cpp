@@ -36,10 +36,11 @@ int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
     // that gathers k_pack-wide groups lane by lane from a staged panel: uint8 and int16
     // products in those layouts ran 1.6-3.6x slower at 256 rows and 12x at one row than
     // unpacked (AVX2 and AVX-512, apps/results/cpu/int_layouts_2026-11-30/).
-    const bool dense_along_reduction = std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-        return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) || o.reduction_invariant;
-    });
-    if (!dense_along_reduction) return 1;
+    if (!std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+            return read_densely_along_reduction(p, o) || o.reduction_invariant;
+        })) {
+        return 1;
+    }
     const int pack = widest <= 8 && !lim.dot_product_8bit ? 2 : 32 / std::max(widest, 8);
     return *p.reduction_extent % pack == 0 ? pack : 1;
 }
@@ -64,6 +65,10 @@ bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o)
     return !steps || *steps > kInPlaceBroadcastSteps;
 }
 
+bool read_densely_along_reduction(const MatmulPattern &p, const ContractionOperand &o) {
+    return (o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed;
+}
+
 bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o) {
     return o.vector_arg < 0 && o.vector_period == 0 && !o.unit_stride_reduction && o.reduction_arg > 0 &&
            !o.computed && !copied_reduction_major(p, o);
@@ -80,8 +85,7 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     // it does not stop the dot kernels (it did: a dense layer with its dequantization scale
     // inside the sum ran column kernels at T = 1, 2-7x slower; apps/results/cpu/probe_styles6/).
     return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-        return ((o.unit_stride_reduction || copied_reduction_major(p, o)) && !o.computed) ||
-               (may_gather && gathered_along_reduction(p, o)) || o.reduction_invariant;
+        return read_densely_along_reduction(p, o) || (may_gather && gathered_along_reduction(p, o)) || o.reduction_invariant;
     });
 }
 

@@ -166,6 +166,9 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes);
 // outputs that is still cheaper than the column kernels' narrowest tiles: one chain of dependent
 // multiply-adds per output over the whole reduction.
 bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
+// Consecutive reduction steps of the operand are adjacent in memory: stored so, or read through
+// the reduction-major copy (copied_reduction_major); not computed.
+bool read_densely_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
 // One Func is read as two of the operands (a Gram matrix: a(k, i) * a(k, j)).
