@@ -2,8 +2,18 @@
 generators/contraction_forms.h do not use (other element types, dequantized and requantized
 integer products, computed operands, one input as both operands, 1x1 convolutions, two ranged
 shape variables). Same spec format as ../redteam3_fixes_2026-11-30/pipes.py."""
+import importlib.util
+import os
+
 import halide as hl
 import numpy as np
+
+# Round 3's helpers (its module is also named pipes: loaded under another name).
+_spec3 = importlib.util.spec_from_file_location(
+    "pipes_round3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "redteam3_fixes_2026-11-30", "pipes.py"))
+_round3 = importlib.util.module_from_spec(_spec3)
+_spec3.loader.exec_module(_round3)
+V, est_in, est_out = _round3.V, _round3.est_in, _round3.est_out
 
 F16, F32, F64, U8, U16, I8, I16, I32, U32 = (hl.Float(16), hl.Float(32), hl.Float(64), hl.UInt(8), hl.UInt(16),
                                              hl.Int(8), hl.Int(16), hl.Int(32), hl.UInt(32))
@@ -23,20 +33,6 @@ def F(n):
     f = hl.Func(n)
     CREATED.append(f)
     return f
-
-
-def V(*names):
-    return [hl.Var(n) for n in names]
-
-
-def est_in(ip, *exts):
-    for i, e in enumerate(exts):
-        ip.dim(i).set_estimate(0, e)
-
-
-def est_out(f, vars_, *exts):
-    for v, e in zip(vars_, exts):
-        f.set_estimate(v, 0, e)
 
 
 def rimg(rng, shape, dtype=np.float32):
