@@ -553,9 +553,14 @@ TEST_CASE("a channel dimension compared with constants runs unrolled, each copy 
                      [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 3}}; },
                      [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], s[2]}; }};
     };
-    const std::string log = check_style(build, {{1, 1, 3}, {3, 2, 3}, {17, 9, 3}, {100, 64, 3}, {33, 5, 2}, {9, 20, 1}});
+    std::string source;
+    const std::string log = check_style(build, {{1, 1, 3}, {3, 2, 3}, {17, 9, 3}, {100, 64, 3}, {33, 5, 2}, {9, 20, 1}}, nullptr, &source);
     CHECK_THAT(log, Catch::Contains("Func hsv: c (3) unrolled (its definition compares them with constants)"));
     CHECK_THAT(log, Catch::Contains("Func hsv_rgb: c (3) unrolled where the buffer holds that many from 0"));
+    // The unrolled channels just inside the vector loop (the output's, and the member's unrolled
+    // part), so that the three copies share one vector's loads and common arithmetic.
+    CHECK(std::regex_search(source, std::regex(R"(reorder\(x_vi, c, x_vo)")));
+    CHECK(std::regex_search(source, std::regex(R"(reorder\(x_vi, c_u, x_vo)")));
 }
 
 // A uint8 opening written as minimum() then maximum() over a 5x5 RDom on a repeat_edge image (the

@@ -278,7 +278,11 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     // loop and the channels' interleaving below as the stage does.
     std::vector<StageRef *> stages = {&st};
     std::optional<StageRef> selects;
-    if (!update) selects = unroll_compared_dims(g, n, st);
+    if (!update) {
+        std::vector<std::string> keep = outer;
+        if (interleave) keep.push_back(args[g.interleaved_dim]);
+        selects = unroll_compared_dims(g, n, st, order, lanes > 1, keep);
+    }
     if (selects) stages.insert(stages.begin(), &*selects);
     // The tile rows and the large outer dims: one parallel loop.
     std::string tile_var = g.tile_x > 0 ? x + "_o" : "";
@@ -321,11 +325,13 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
 // stage's); each copy of the body then has a constant where the definition compares, and
 // Halide's simplifier drops the branches it does not take. A root computed at root:
 // split_compared_dims in every branch.
-std::optional<ScheduleWriter::StageRef> GroupApplier::unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st) {
+std::optional<ScheduleWriter::StageRef> GroupApplier::unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st,
+                                                                          const std::vector<std::string> &loops, bool vectorized,
+                                                                          const std::vector<std::string> &keep) {
     const auto it = g.select_unrolled.find(n.name);
     if (it == g.select_unrolled.end() || it->second.empty()) return std::nullopt;
     if (!n.is_output) {
-        split_compared_dims(g, n, st);
+        split_compared_dims(g, n, st, true, loops, vectorized, keep);
         return std::nullopt;
     }
     const FuncRef &out = ref_(n.name);
@@ -338,9 +344,15 @@ std::optional<ScheduleWriter::StageRef> GroupApplier::unroll_compared_dims(const
     }
     StageRef constant = w_.specialize(st, w_.all_of(holds));
     if (!n.consumers.empty()) {
-        split_compared_dims(g, n, constant, false);  // its region is not provably constant
+        split_compared_dims(g, n, constant, false, loops, vectorized, keep);  // its region is not provably constant
     } else {
-        for (const auto &[d, extent] : it->second) w_.unroll(constant, n.func.args()[d]);
+        std::vector<std::string> unrolled;
+        for (const auto &[d, extent] : it->second) {
+            w_.unroll(constant, n.func.args()[d]);
+            unrolled.push_back(n.func.args()[d]);
+        }
+        const std::vector<std::string> inside = unrolled_inside(loops, unrolled, vectorized, keep);
+        if (inside != loops) w_.reorder(constant, inside);
     }
     note_once("Func " + n.name + ": " + dims + " unrolled where the buffer holds that many from 0 " +
               "(its definition compares them with constants).");
@@ -419,7 +431,14 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
         const auto loops = [&](StageRef &at, int l) {
             if (s.index == 0) {
                 pure_loops(at, m, l, false, tail);
-                split_compared_dims(g, m, at);
+                // pure_loops' order: the natural one, x split into vectors where l > 1.
+                std::vector<std::string> natural = m.func.args();
+                if (l > 1 && !natural.empty()) {
+                    const std::string x = natural.front();
+                    natural.front() = x + "_vo";
+                    natural.insert(natural.begin(), x + "_vi");
+                }
+                split_compared_dims(g, m, at, true, natural, l > 1);
             }
             else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
@@ -456,17 +475,47 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
 // see short_dim0_stage): a guarded split by the family's extent, its inner loop unrolled, in every branch (a member's
 // region along a channel dimension is what its readers read: constant where they name the
 // channels, hsv(x, y, 0) .. hsv(x, y, 2), and then the guards fold).
-void GroupApplier::split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note) {
+void GroupApplier::split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note,
+                                       const std::vector<std::string> &loops, bool vectorized,
+                                       const std::vector<std::string> &keep) {
     const auto it = g.select_unrolled.find(n.name);
     if (it == g.select_unrolled.end()) return;
     const std::vector<std::string> args = n.func.args();
     std::string dims;
+    std::vector<std::string> split_loops = loops, unrolled;
     for (const auto &[d, extent] : it->second) {
         w_.split(st, args[d], args[d] + "_o", args[d] + "_u", extent, TailStrategy::GuardWithIf);
         w_.unroll(st, args[d] + "_u");
         dims += (dims.empty() ? "" : ", ") + args[d] + " (" + std::to_string(extent) + ")";
+        auto at = std::find(split_loops.begin(), split_loops.end(), args[d]);
+        if (at != split_loops.end() && std::find(keep.begin(), keep.end(), args[d]) == keep.end()) {
+            *at = args[d] + "_o";
+            split_loops.insert(at, args[d] + "_u");
+            unrolled.push_back(args[d] + "_u");
+        }
     }
+    const std::vector<std::string> inside = unrolled_inside(split_loops, unrolled, vectorized, {});
+    if (!unrolled.empty() && inside != split_loops) w_.reorder(st, inside);
     if (note) note_once("Func " + n.name + ": " + dims + " unrolled (its definition compares them with constants).");
+}
+
+// The loops (innermost first) with the unrolled ones moved just inside the vector loop (the first
+// loop when `vectorized`, else innermost), but those in `keep` (fused into the parallel loop, or
+// interleaved into the vectors). Unrolled there, the copies of the body, one per constant, share
+// their loads and common subexpressions within one vector iteration: an RGB -> HSV -> RGB round
+// trip computed hue, saturation and the 6-way select once per pixel instead of once per channel.
+std::vector<std::string> unrolled_inside(const std::vector<std::string> &loops, const std::vector<std::string> &unrolled,
+                                         bool vectorized, const std::vector<std::string> &keep) {
+    std::vector<std::string> rest, moved;
+    for (const std::string &l : loops) {
+        const bool move = std::find(unrolled.begin(), unrolled.end(), l) != unrolled.end() &&
+                          std::find(keep.begin(), keep.end(), l) == keep.end();
+        (move ? moved : rest).push_back(l);
+    }
+    if (moved.empty()) return loops;
+    const size_t at = vectorized && !rest.empty() ? 1 : 0;
+    rest.insert(rest.begin() + at, moved.begin(), moved.end());
+    return rest;
 }
 
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,

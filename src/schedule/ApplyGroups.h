@@ -46,6 +46,10 @@ constexpr GroupedIterations kGroupedIterations[] = {{256, 32}, {64, 128}, {16, 5
 // With `iterations` (the fused loop's trip count, when known before the run and not constant):
 // where there are many small iterations, specializations run several of them per task
 // (kGroupedIterations). Not for a loop something is computed at (the split replaces it there).
+// The loops (innermost first) with the `unrolled` ones (dimensions compared with constants,
+// GroupPlan::select_unrolled) moved just inside the vector loop, but those in `keep`.
+std::vector<std::string> unrolled_inside(const std::vector<std::string> &loops, const std::vector<std::string> &unrolled,
+                                         bool vectorized, const std::vector<std::string> &keep);
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
                                         const std::string &fused_prefix, const std::optional<SizeExpr> &points,
                                         const std::optional<SizeExpr> &iterations = std::nullopt);

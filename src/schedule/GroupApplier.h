@@ -60,8 +60,12 @@ private:
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
-    std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st);
-    void split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note = true);
+    std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st,
+                                                 const std::vector<std::string> &loops, bool vectorized,
+                                                 const std::vector<std::string> &keep);
+    void split_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st, bool note = true,
+                             const std::vector<std::string> &loops = {}, bool vectorized = false,
+                             const std::vector<std::string> &keep = {});
     void point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s);
     void tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &root, StageRef &st,
                     const std::vector<std::string> &rvars, bool with_members = true);
