@@ -93,7 +93,11 @@ void GroupApplier::tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &ro
         GroupPlan narrow = shifted;
         NarrowRoot members_narrow{*row, g.vector_lanes, {}};
         for (int lanes = g.vector_lanes / 2; lanes >= kNarrowestVector && lanes >= g.vector_lanes / 4; lanes /= 2) {
-            StageRef fits = w_.specialize(st, w_.at_least(*row, lanes));
+            // A row of 16 T + 1 points over 2 (8 T) holds 8 and 4 alike: one specialization to
+            // Halide, scheduled twice it threw "can't create var x_vi" (test_fuzz seed 20273102).
+            const Condition fits_if = w_.at_least(*row, lanes);
+            if (w_.specialized_on(st, fits_if)) continue;
+            StageRef fits = w_.specialize(st, fits_if);
             narrow.vector_lanes = lanes;
             tile_stage(narrow, n, root, fits, {}, false);
             members_narrow.narrower.push_back(lanes);
@@ -455,7 +459,9 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
         StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
         loops(wide, lanes);
         for (int l : narrow_root_->narrower) {
-            StageRef fits = w_.specialize(st, w_.at_least(narrow_root_->row, l));
+            const Condition fits_if = w_.at_least(narrow_root_->row, l);
+            if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)
+            StageRef fits = w_.specialize(st, fits_if);
             loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
         }
         loops(st, 1);
