@@ -690,6 +690,24 @@ TEST_CASE("two shape variables (tokens and batch), inline sum: correct, guard-fr
 }
 
 namespace {
+// JIT-compiles `dp` and checks contraction `p`'s compute loops on the lowered Stmt, as
+// check_form does: the accumulator's (column kernels) and its rfactor intermediates' (dot-product
+// leaves), guard-free and without accumulator gathers. Returns how many compute loops it found.
+int compile_checking_compute_loops(Pipeline &dp, const diet::MatmulPattern &p, const Target &target) {
+    Stmt lowered;
+    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
+    dp.compile_jit(target);
+    const std::string acc = p.acc.substr(0, p.acc.find('$'));
+    ComputeLoopCheck check(acc, p.update_on_output), intermediates(acc, true, true);
+    lowered.accept(&check);
+    lowered.accept(&intermediates);
+    for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    for (const std::string &problem : intermediates.problems) FAIL_CHECK(problem);
+    return check.loops + intermediates.loops;
+}
+}  // namespace
+
+namespace {
 // uint8 x int8 -> int32 written in two styles that are not contraction_forms': (0) the update on
 // the output itself, whose rows (T) are its innermost dimension; (1) NN (b stored n-innermost),
 // inline sum(), two shape variables (T rows, N columns).
@@ -742,14 +760,8 @@ TEST_CASE("integer kernels in other styles: update on the output packed, NN with
             CHECK_THAT(log, Catch::Contains("micro-kernel"));
             CHECK_THAT(log, !Catch::Contains("pack="));
         }
-        Stmt lowered;
         Pipeline dp(d.y), rp(ref.y);
-        dp.add_custom_lowering_pass(new RecordStmt(&lowered));
-        dp.compile_jit(target);
-        const diet::MatmulPattern &p = dag.matmuls()[0];
-        ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
-        lowered.accept(&check);
-        for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+        CHECK(compile_checking_compute_loops(dp, dag.matmuls()[0], target) > 0);
         for (auto [t, n] : std::vector<std::pair<int, int>>{{1, 40}, {3, 40}, {17, 40}, {64, 40}, {70, 40}, {5, 8}, {33, 80}}) {
             if (style == 0 && n != 40) continue;
             INFO("T = " << t << ", N = " << n);
@@ -842,14 +854,8 @@ TEST_CASE("a Gram matrix (one input as both operands) gets in-place dot-product 
     INFO("Diet's log:\n" << log);
     CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
     CHECK_THAT(log, !Catch::Contains("micro-kernel cpu{vec="));
-    Stmt lowered;
     Pipeline dp(d.c), rp(ref.c);
-    dp.add_custom_lowering_pass(new RecordStmt(&lowered));
-    dp.compile_jit(target);
-    const diet::MatmulPattern &p = dag.matmuls()[0];
-    ComputeLoopCheck check(p.acc.substr(0, p.acc.find('$')), p.update_on_output);
-    lowered.accept(&check);
-    for (const std::string &problem : check.problems) FAIL_CHECK(problem);
+    CHECK(compile_checking_compute_loops(dp, dag.matmuls()[0], target) > 0);
     for (int n : {1, 3, 17, 64, 70}) {
         INFO("N = " << n);
         Buffer<> ab = input_of(Float(32), {64, n}, 3);

@@ -1,42 +1,14 @@
-"""Extra check (beyond the brief's harness): schedule one pipeline with Diet once, then check up to 150
-asymmetric in-range shapes (each Param from {lo, lo+1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 65, hi/2+1,
-hi-1, hi}) against the reference. Adapted from ../redteam_2026-11-30/check_grid.py (no above-range values:
-these pipelines read their Params, so Halide's range assertion would fire).
-usage: check_grid5.py <pipeline>"""
-import os, sys
+"""Extra check (beyond the brief's harness): round 3's check_grid.py on this directory's pipes.py,
+in-range values only (GRID_IN_RANGE=1: these pipelines read their Params, so Halide's range
+assertion would fire above the range). usage: check_grid5.py <pipeline>"""
+import os
+import runpy
+import sys
+
 here = os.path.dirname(os.path.abspath(__file__))
+round3 = os.path.join(here, "..", "redteam3_fixes_2026-11-30")
 sys.path.insert(0, here)
-sys.path.insert(1, os.path.join(here, "..", "redteam3_fixes_2026-11-30"))
-import itertools
-import numpy as np, halide as hl
-import pipes, run_one
-name = sys.argv[1]; sched = sys.argv[2] if len(sys.argv) > 2 else "Diet"
-spec = pipes.SPECS[name]
-hl.load_plugin(run_one.PLUGINS[sched.split("@")[0]])
-S, outs, ins, p = run_one.build(spec, sched)
-p.auto_schedule(sched.split("@")[0], run_one.TARGET, hl.MachineParams(2, 1 << 20, 40))
-p.compile_jit(run_one.TARGET)
-rS, routs, rins, rp = run_one.build(spec, "ref")
-rp.compile_jit(run_one.TARGET)
-cands = {}
-for n, (lo, hi) in spec['ranges'].items():
-    vals = sorted(set(v for v in [lo, lo + 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 65, hi // 2 + 1, hi - 1, hi] if lo <= v <= hi))
-    cands[n] = vals
-names = list(cands)
-combos = list(itertools.product(*[cands[n] for n in names]))
-rng = np.random.default_rng(3)
-if len(combos) > 150:
-    idx = rng.choice(len(combos), 150, replace=False)
-    combos = [combos[i] for i in sorted(idx)]
-bad = 0
-for c in combos:
-    v = dict(zip(names, c))
-    try:
-        _, want = run_one.run_pipeline(rp, rS, rins, spec, v); rp.realize(want, run_one.TARGET)
-        _, got = run_one.run_pipeline(p, S, ins, spec, v); p.realize(got, run_one.TARGET)
-        oks = [run_one.compare(g, w, spec['tol']) for g, w in zip(got, want)]
-        if not all(o for o, _ in oks):
-            bad += 1; print("WRONG", v, [m for _, m in oks], flush=True)
-    except Exception as e:
-        bad += 1; print("EXC", v, str(e)[:300], flush=True)
-print("GRID %s %s: %d shapes, %d bad" % (name, sched, len(combos), bad))
+import pipes  # noqa: E402,F401  (this directory's: imported first, check_grid reuses it)
+sys.path.insert(1, round3)
+os.environ["GRID_IN_RANGE"] = "1"
+runpy.run_path(os.path.join(round3, "check_grid.py"), run_name="__main__")
