@@ -619,3 +619,123 @@ TEST_CASE("coordinates a consumer gathers an input at are computed per tile, not
     const std::string log = check_style(build, {{1, 1}, {3, 2}, {17, 9}, {100, 64}, {257, 31}});
     CHECK_THAT(log, Catch::Contains("Func lens_coords: computed per tile of lens_out"));
 }
+
+// Local contrast normalization from 1 pixel wide (red-team round 3): three 5x5 box filters, the
+// third over the normalized image, every Func per tile of the output. Tiles along x were only
+// as wide as the family's narrowest row, so whole rows: the tile's eleven members over 1000-pixel
+// rows fitted the L2 only 4 rows at a time, recomputing each box's halo 3x (2.4x Adams2019's
+// time). The tile is now min(row, tile_x) at run time, shifted inwards (0.60x the time).
+TEST_CASE("a deep stencil chain over images from 1 pixel wide takes tiles of at most the row", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1000, 1000), H = shape_var("H", 1, 800, 800);
+            ImageParam in(Float(32), 2, "in");
+            Var x("x"), y("y");
+            Func e = BoundaryConditions::repeat_edge(in);
+            RDom r(-2, 5, "r");
+            const auto box = [&](Func f, const std::string &name) {
+                Func bx(name + "_bx"), by(name + "_by");
+                bx(x, y) = sum(f(x + r, y));
+                by(x, y) = sum(bx(x, y + r)) / 25.0f;
+                return by;
+            };
+            Func src("src"), sq("sq"), norm("norm"), d("d"), out("lcn");
+            src(x, y) = e(x, y);
+            sq(x, y) = e(x, y) * e(x, y);
+            Func m = box(src, "m"), m2 = box(sq, "m2");
+            norm(x, y) = (src(x, y) - m(x, y)) / sqrt(max(m2(x, y) - m(x, y) * m(x, y), 0.0f) + 0.01f);
+            d(x, y) = norm(x, y) * m(x, y);
+            Func s = box(d, "s");
+            out(x, y) = s(x, y) + norm(x, y);
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {1, 37}, {3, 5}, {7, 2}, {9, 3}, {17, 40}, {100, 64}, {257, 33}, {301, 70}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("Func lcn: output, tiled group min(row, "));
+    CHECK_THAT(log, Catch::Contains("computed per tile of lcn at x_o"));
+}
+
+// A scatter that assigns, `out(bin(in(r))) = r` (the last writer wins), is no reduction: Halide 14's
+// associativity check passes it and rfactor only warns, so its parallel chunks lost every write
+// but the last chunk's and unwritten points took the rfactor's identity (red-team round 6:
+// an unpooling scatter, an inverse permutation, a last-writer-wins histogram).
+TEST_CASE("a scatter that assigns is never split into parallel chunks", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> N = shape_var("N", 1, 200000, 200000);
+            ImageParam in(Float(32), 1, "in");
+            Var k("k");
+            RDom r(0, N, "r");
+            Func out("last_writer");
+            out(k) = -1.0f;
+            out(clamp(cast<int>(abs(in(r)) * 64.0f), 0, 63)) = cast<float>(r);
+            in.set_estimates({{0, N}});
+            out.set_estimates({{0, 64}});
+            return Built{out, {in}, {N}, [](const std::vector<int> &s) { return Sizes{{s[0]}}; },
+                         [](const std::vector<int> &) { return std::vector<int>{64}; }};
+        },
+        {{1}, {5}, {100}, {40000}, {200000}});
+    CHECK_THAT(log, !Catch::Contains("rfactor"));
+}
+
+// Otsu's threshold: a histogram, its prefix scan, the between-class variance, and an argmax into a
+// 0-D output. The argmax's group hosts members, but a 0-D root has no tile loop: they were left
+// unscheduled; red-team round 6's Otsu (its scan, a Func with updates, a member) had the scan
+// computed at the innermost loop of its reader, once per bin of the argmax (12x Mullapudi2016's
+// time at 101 x 76).
+TEST_CASE("members of a 0-D root are computed at root and never left unscheduled", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 800, 800), H = shape_var("H", 1, 600, 600);
+            ImageParam in(UInt(8), 2, "in");
+            Var i("i");
+            RDom r(0, W, 0, H, "r");
+            Func hist("hist"), cum("cum"), between("between"), thr("threshold");
+            hist(i) = 0;
+            hist(cast<int>(in(r.x, r.y))) += 1;
+            cum(i) = cast<float>(hist(i));
+            RDom rb(1, 255, "rb");
+            cum(rb) = cum(rb - 1) + cast<float>(hist(rb));
+            const Expr n = cast<float>(W * H), w0 = cum(i);
+            between(i) = w0 * (n - w0) / max(n * n, 1.0f);
+            RDom ra(0, 256, "ra");
+            thr() = argmax(between(ra))[0];
+            in.set_estimates({{0, W}, {0, H}});
+            return Built{thr, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &) { return std::vector<int>{}; }};
+        },
+        {{1, 1}, {3, 2}, {101, 76}, {800, 600}});
+    CHECK_THAT(log, Catch::Contains("Func between: computed per tile of argmax (no tile loop: at root)"));
+    CHECK_THAT(log, Catch::Contains("Func cum: computed per tile of argmax (no tile loop: at root)"));
+}
+
+// Scans down the columns of a 4-channel image stored channels innermost, s(c, x, y) (red-team round
+// 6: a suffix maximum and a prefix minimum over y): the update loops vectorized dimension 0, 4 of
+// a vector's lanes, 6.6x Mullapudi2016's time. Their vectors now run along x with c inside them.
+TEST_CASE("scans over an image stored channels innermost take their vectors along x", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 500, 500), H = shape_var("H", 1, 400, 400);
+            ImageParam in(Float(32), 3, "in");
+            Var c("c"), x("x"), y("y");
+            Func smax("smax"), pmin("pmin"), out("scan_out");
+            smax(c, x, y) = in(c, x, y);
+            RDom r(0, H - 1, "r");
+            const Expr yy = H - 2 - r;
+            smax(c, x, yy) = max(smax(c, x, yy), smax(c, x, yy + 1));
+            pmin(c, x, y) = in(c, x, y);
+            RDom r2(1, H - 1, "r2");
+            pmin(c, x, r2) = min(pmin(c, x, r2), pmin(c, x, r2 - 1));
+            out(c, x, y) = smax(c, x, y) - pmin(c, x, y);
+            in.set_estimates({{0, 4}, {0, W}, {0, H}});
+            out.set_estimates({{0, 4}, {0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{4, s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{4, s[0], s[1]}; }};
+        },
+        {{1, 1}, {1, 9}, {7, 2}, {17, 33}, {100, 3}, {257, 61}});
+    CHECK_THAT(log, Catch::Contains("Func smax: its dimension c fills at most half a vector: vectors along x, c inside them (unrolled where it is 4)"));
+    CHECK_THAT(log, Catch::Contains("Func pmin: its dimension c fills at most half a vector: vectors along x"));
+}

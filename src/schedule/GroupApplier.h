@@ -53,12 +53,17 @@ private:
         std::vector<int> narrower;
     };
     std::optional<NarrowRoot> narrow_root_;
+    // Set while tiled_root schedules a root whose tile_x is clamped (GroupPlan::tile_x_clamped):
+    // the run-time tile width, min(row, tile_x).
+    std::optional<SizeExpr> tile_x_factor_;
 
     // ---- a group's root and members (ApplyGroups.cpp) ----
     std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
                                            TailStrategy tail = TailStrategy::GuardWithIf);
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    void tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncRef &root, bool clamped);
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st);
+    void short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
     std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st,
                                                  const std::vector<std::string> &loops, bool vectorized,

@@ -106,7 +106,8 @@ std::set<std::string> member_ancestors(const GroupPlan &g, const std::string &f,
 std::string describe(const GroupPlan &g) {
     std::string s = std::string(rule_name(g.rule));
     if (g.rule == RuleKind::TiledGroup || !g.members.empty()) {
-        s += " " + (g.tile_x ? std::to_string(g.tile_x) : std::string("all")) + " x " +
+        const std::string x = g.tile_x_clamped ? "min(row, " + std::to_string(g.tile_x) + ")" : std::to_string(g.tile_x);
+        s += " " + (g.tile_x ? x : std::string("all")) + " x " +
              (g.tile_y ? std::to_string(g.tile_y) : std::string("all"));
         if (!g.members.empty()) {
             s += g.members_per_point  ? ", computing per point and reduction step:"

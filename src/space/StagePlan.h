@@ -33,6 +33,12 @@ struct GroupPlan {
     std::vector<std::string> members;
     // TiledGroup: tile extents along the root's dimensions 0 and 1 (0: the whole dimension).
     int tile_x = 0, tile_y = 0;
+    // TiledGroup on an output: tile_x is wider than dim 0 at the family's smallest shape (an image
+    // from 1 pixel wide), so the tile is min(row, tile_x) at run time, shifted inwards (a split by
+    // a run-time factor; Halide bounds each tile's members by its own extent). Without it such a
+    // family got whole-row tiles only, its members' rows beyond the L2 (red-team local contrast
+    // normalization: 2.4x Adams2019's time at 1000 x 800).
+    bool tile_x_clamped = false;
     // UpdateLoops hosting members: the members are computed per step of the root's last update's
     // reduction loops (inside the tile loop, the tile's loops inside the reduction), not once per
     // tile for the whole reduction (a member indexed by the reduction variables, e.g. non-local
@@ -51,6 +57,8 @@ struct GroupPlan {
     // parallel. Otherwise (members_per_step) the member's slices per step are vectorized along
     // its dimension 0.
     bool members_per_point = false;
+    // (UpdateLoops too, without members, where dims 0 and 1 are pure loops of every stage: the
+    // reduction loops run outside the vectors; see Planner.cpp.)
     // TiledGroup, a pure root without members whose dimension 0 fills at most half a vector at
     // every shape of the family (interleaved colour channels, rgb(c, x, y)): the vectors run along
     // dimension 1 with dimension 0 a loop inside them, unrolled under a specialization on its

@@ -61,10 +61,15 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n);
 bool one_reduction_then_pointwise(const FuncNode &n);
 
+// Planner.cpp: whether a pure root reads a producer with its dims 0 and 1 swapped (its group
+// then runs transposing blocks).
+bool reads_transposed(const FuncNode &n, const FunctionDAG &dag);
+
 // TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
 // (infinite when a member's per-tile region is unbounded).
 struct TileChoice {
     int tile_x = 0, tile_y = 0;
+    bool x_clamped = false;  // GroupPlan::tile_x_clamped
     bool per_step = false;  // members per step of the root's reduction (GroupPlan::members_per_step)
     std::vector<int> inner_dims;
     double cost = 0;

@@ -31,6 +31,7 @@ constexpr double kPageBytes = 4096;
 // tiles whose members crossed the threshold as with 64 x 64 tiles that did not, so a page is
 // weighed at more than its fault alone.
 constexpr double kPageFaultOps = 8000;
+constexpr double kClampedTileMargin = 0.8;  // choose_tile: a clamped tile's estimate must be this much cheaper
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(b, 1); }
 
@@ -43,6 +44,18 @@ ConstBox whole_or_default(const RuleContext &cx, const FuncNode &n) {
         b.extent.push_back(d < 2 ? 1024 : 1);
     }
     return b;
+}
+
+// Whether an update of `n` writes elsewhere than at its own pure variables: where its values say
+// (a histogram's `grid(x, y, z(v)) += ...`) or along a reduction variable (a scan).
+bool scatters(const FuncNode &n) {
+    for (const Halide::Internal::Definition &u : n.func.updates()) {
+        for (const Halide::Expr &arg : u.args()) {
+            const auto *v = arg.as<Halide::Internal::Variable>();
+            if (!v || v->reduction_domain.defined()) return true;
+        }
+    }
+    return false;
 }
 
 std::vector<int> tile_candidates(int64_t extent, const std::vector<int> &sizes) {
@@ -71,6 +84,8 @@ struct RootFacts {
     std::vector<int> inner_dims;
     int64_t outer_slices = 1;
     std::vector<int> xs = {1}, ys = {0};
+    int64_t narrowest_x = 0;  // dim 0 at the family's smallest shape (0: unknown)
+    bool may_clamp = false;   // tiles wider than narrowest_x are candidates (GroupPlan::tile_x_clamped)
     int64_t steps = 1;
     double root_ops = 0;
 };
@@ -88,13 +103,17 @@ RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step)
     if (f.dims >= 1) {
         // Tiles along dim 0 are ShiftInwards splits (a guarded one would leave its guard, and a
         // boundary condition's clamps, inside the vectorized loop): no wider than dim 0 at the
-        // family's smallest shape.
+        // family's smallest shape, or on a pure output of two or more dimensions min(row, tile)
+        // at run time (GroupPlan::tile_x_clamped; its row is its buffer's, known when it runs).
         auto small = cx.whole_smallest.find(root.name);
         const int64_t narrowest = small != cx.whole_smallest.end() && small->second.bounded && !small->second.extent.empty()
                                       ? small->second.extent[0] : 0;
+        f.narrowest_x = narrowest;
+        f.may_clamp = root.is_output && !root.has_updates() && f.dims >= 2 && !root.region_narrowed &&
+                      !reads_transposed(root, cx.dag);
         f.xs = {0};  // the whole row
         for (int t : tile_candidates(f.R.extent[0], {2 * f.lanes, 4 * f.lanes, 8 * f.lanes, 16 * f.lanes, 32 * f.lanes})) {
-            if (t > 0 && t <= narrowest) f.xs.push_back(t);
+            if (t > 0 && (t <= narrowest || f.may_clamp)) f.xs.push_back(t);
         }
     }
     if (f.dims >= 2) f.ys = tile_candidates(f.R.extent[1], {1, 2, 4, 8, 16, 32, 64});
@@ -201,32 +220,54 @@ TileCost tile_cost(const RuleContext &cx, const FuncNode &root, const std::vecto
 
 TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::vector<std::string> &members,
                        bool per_step) {
-    TileChoice best, oversized;
-    best.cost = std::numeric_limits<double>::infinity();
-    oversized.cost = best.cost;
     const RootFacts f = root_facts(cx, root, per_step);
-    if (f.steps <= 0) return best;
     const double budget = (double)cx.in.cpu.l2_bytes / 2;
+    // The tiles within the narrowest row (and whole rows), then the clamped ones
+    // (GroupPlan::tile_x_clamped). A heuristic (named): a clamped tile only where it is estimated
+    // at most kClampedTileMargin of the other tiles' cost. The tile cost model leaves out what
+    // narrow tiles cost per row (short vector loops, a shifted vector per member row): a 3x3 blur
+    // 700 wide in 64 x 64 tiles, estimated 1.5% cheaper than whole rows x 32, ran 1.4x slower;
+    // local contrast normalization's eleven members over 1000-pixel rows, estimated 0.58x in
+    // 256 x 32 tiles against whole rows x 4, ran 0.60x (apps/results/cpu/clamped_tiles_2026-11-30/).
+    struct Best {
+        TileChoice best, oversized;
+    } plain, clamped;
+    for (Best *b : {&plain, &clamped}) b->best.cost = b->oversized.cost = std::numeric_limits<double>::infinity();
+    if (f.steps <= 0) return plain.best;
+    // Not over a scatter or a scan (a bilateral grid's histogram per 256 x 64 tile of its output,
+    // estimated under 0.8x its 64 x 64 tiles without it, ran 1.05-1.2x slower; an IIR filter's
+    // scan per 16 x 64 tile 1.7x: their regions per tile are not estimated that well).
+    const bool members_scatter =
+        std::any_of(members.begin(), members.end(), [&](const std::string &m) { return scatters(cx.dag.node(m)); });
     for (int tx : f.xs) {
+        const bool x_clamped = f.may_clamp && tx > f.narrowest_x;
+        if (x_clamped && members_scatter) continue;
+        Best &into_class = x_clamped ? clamped : plain;
         for (int ty : f.ys) {
             const TileCost c = cost_with(cx, root, members, per_step, f, tx, ty);
             // A tile that leaves cores idle, where the root has rows enough to feed them all, is
             // not a candidate: fusing must not cost the parallel loop.
             if (c.starves_cores) continue;
-            if (!c.bounded) return best;  // a member needs a data-dependent region: no tiling fuses it
+            if (!c.bounded) return plain.best;  // a member needs a data-dependent region: no tiling fuses it
             // Members beyond twice the L2 only when there is no other tile (a member
             // that must be fused to stay within Halide's buffer limit, whatever the tile).
-            TileChoice &into = c.footprint_bytes > 4 * budget ? oversized : best;
+            const bool oversize = c.footprint_bytes > 4 * budget;
+            TileChoice &into = oversize ? into_class.oversized : into_class.best;
             if (c.cost < into.cost) {
                 into.cost = c.cost;
                 into.tile_x = tx;
                 into.tile_y = ty;
+                into.x_clamped = x_clamped;
                 into.feasible = true;
                 into.per_step = per_step;
             }
         }
     }
-    if (!best.feasible) best = oversized;
+    for (Best *b : {&plain, &clamped}) {
+        if (!b->best.feasible) b->best = b->oversized;
+    }
+    const bool take_clamped = clamped.best.feasible && (!plain.best.feasible || clamped.best.cost < kClampedTileMargin * plain.best.cost);
+    TileChoice best = take_clamped ? clamped.best : plain.best;
     best.inner_dims = f.inner_dims;
     return best;
 }
@@ -247,6 +288,7 @@ TileChoice fit_group(const RuleContext &cx, const GroupPlan &g, const std::vecto
 
 void take_tile(GroupPlan &g, const TileChoice &t) {
     g.tile_x = t.tile_x;
+    g.tile_x_clamped = t.tile_x > 0 && t.x_clamped;
     g.tile_y = t.tile_y;
     g.inner_dims = t.inner_dims;
     g.members_per_step = t.per_step;

@@ -20,7 +20,35 @@ namespace {
 constexpr int64_t kMinRFactorTrips = 1 << 14;  // shorter reductions are not worth splitting
 constexpr int kChunksPerCore = 4;               // tasks per core for the rfactored intermediate
 
+// Whether the update reads the Func at the point it writes (f(idx) = f(idx) op ...): a plain
+// assignment, `inv(perm(r)) = r`, is no reduction, though Halide 14's
+// prove_associativity passes it and rfactor then only warns: the chunks' partial results lost
+// every write but the last chunk's, and points never written took the rfactor's identity
+// (red-team round 6, apps/results/cpu/redteam6_2026-11-30/: an unpooling scatter, an inverse
+// permutation, a last-writer-wins scatter).
+bool reads_own_point(const Function &f, const Definition &u) {
+    struct Finder : IRVisitor {
+        const std::string *name = nullptr;
+        const std::vector<Expr> *args = nullptr;
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *c) override {
+            if (c->call_type == Call::Halide && c->name == *name && c->args.size() == args->size()) {
+                bool same = true;
+                for (size_t i = 0; i < c->args.size() && same; i++) same = equal(c->args[i], (*args)[i]);
+                found |= same;
+            }
+            IRVisitor::visit(c);
+        }
+    } finder;
+    finder.name = &f.name();
+    finder.args = &u.args();
+    for (const Expr &v : u.values()) v.accept(&finder);
+    return finder.found;
+}
+
 bool associative(const Function &f, const Definition &u) {
+    if (!reads_own_point(f, u)) return false;
     AssociativeOp op = prove_associativity(f.name(), u.args(), u.values());
     return op.associative();
 }
