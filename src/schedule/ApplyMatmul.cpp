@@ -54,6 +54,9 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     const FuncRef out = ref(p.host);  // a copy: refs_ may be re-pointed below
     FuncRef host = out, acc = ref(p.acc);
     serial_tasks_ = false;
+    constant_grain_ = !gpu_ && operand_read_twice(p) && std::any_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+                          return dag_.has(o.func) && !dag_.node(o.func).is_input_wrapper;
+                      });
     host_region_inferred_ = !p.host_is_output || p.host_wraps_acc || p.update_on_output;
     kernel_dims_ = p.kernel_dims();
     batch_inside_panels_ = batch_inside_panels(p);

@@ -173,7 +173,7 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
     } else {
         // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
-        const SizeExpr grain = serial_tasks_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
+        const SizeExpr grain = serial_tasks_ || constant_grain_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
         tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
         if (k.cpu.dot) {
             const std::vector<FuncRef> lanes = tile_acc_dot(w_, is, us, t, k.cpu, nm, host, acc_);

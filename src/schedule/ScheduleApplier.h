@@ -38,6 +38,11 @@ private:
     int gpu_sms_;  // tile variants on a GPU: gpu_variant_for's rule (space/MicroKernel.h)
     std::map<std::string, FuncRef> refs_;
     bool serial_tasks_ = false;  // the kernel runs inside a parallel loop of its consumer
+    // One tile iteration per task, not a grain computed at run time: a Func computed at root read
+    // as both operands (a Gram product of an intermediate). Halide 14 bounds a split by a run-time
+    // factor loosely, and that Func's region spans both operands' task loops: it was sized at
+    // 2.2 GB for a 130 x 132 uint8 image (test_fuzz seed 20277161).
+    bool constant_grain_ = false;
     // Some leaf stages its operands: the in-place leaves among them run tile_acc_direct.
     bool operands_staged_ = false;
     const MatmulPattern *pattern_ = nullptr;  // the contraction being applied
