@@ -246,44 +246,13 @@ void GroupApplier::unroll_short_window(StageRef &st, const StageNode &s, const F
 void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
     for (const StageNode &s : n.stages) {
         StageRef st = w_.stage(root, s.index, s);
-        if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_loops(g, n, st, s);
+        if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_stage(g, n, st, s);
         else if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
         else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
         else update_loops(st, s, n, g.vector_lanes, true);
     }
-}
-
-// GroupPlan::short_dim0 on an update root's stage: vectors along dimension 1 (guarded: Halide 14
-// refuses ShiftInwards on updates), dimension 0 a loop inside them (unrolled by a constant split
-// under a specialization on its extent, where the family's is constant), the reduction loops
-// outside the vectors, the outer pure loops fused and parallel.
-void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s) {
-    const std::vector<std::string> args = n.func.args(), pure = s.pure_vars(), rvars = s.rvars();
-    const std::string c = args[0], x = args[1];
-    std::vector<std::string> order = {c};
-    const std::vector<std::string> v = vectorize_dim(st, x, g.vector_lanes, TailStrategy::GuardWithIf);
-    order.push_back(v.front());
-    order.insert(order.end(), rvars.begin(), rvars.end());
-    std::vector<std::string> outer;
-    if (v.size() > 1) outer.push_back(v.back());
-    for (const std::string &p : pure) {
-        if (p != c && p != x) outer.push_back(p);
-    }
-    order.insert(order.end(), outer.begin(), outer.end());
-    w_.reorder(st, order);
-    parallel_fused(st, outer, n.name + "_c" + std::to_string(s.index), stage_points(n, s.index, 1));
-    // Last: a specialization copies the schedule so far. The region of a Func computed at root is
-    // what Halide infers from its readers, not provably constant: a constant split, unrolled.
-    const std::optional<SizeExpr> channels = extent_of(n, 0);
-    if (g.short_dim0_extent > 0 && channels) {
-        StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
-        w_.split(constant, c, c + "_o", c + "_u", g.short_dim0_extent, TailStrategy::GuardWithIf);
-        w_.unroll(constant, c + "_u");
-    }
-    note_once("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " + c +
-              " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
 }
 
 // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable

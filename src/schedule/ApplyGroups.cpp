@@ -90,7 +90,7 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
                          y + " (strided stores).");
     }
     if (g.short_dim0 && g.members.empty() && !g.transpose_blocks && n.dims() >= 2) {
-        short_dim0_stage(g, n, st);
+        short_dim0_stage(g, n, st, n.stages[0]);
         return;
     }
     // Rows at least a vector wide at some shapes but not at the smallest: there, the last
@@ -134,23 +134,28 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
     tile_stage(g, n, root, st, {});
 }
 
-// GroupPlan::short_dim0: vectors along dimension 1, dimension 0 a loop inside them (unrolled
-// under a specialization on its extent where the family's is constant: Halide then stores the
-// unrolled channels as one interleaved vector), the outer dimensions parallel.
-void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st) {
-    const std::vector<std::string> args = n.func.args();
+// GroupPlan::short_dim0 on stage `s`: vectors along dimension 1, dimension 0 a loop inside them
+// (unrolled under a specialization on its extent where the family's is constant: Halide then
+// stores the unrolled channels as one interleaved vector), an update's reduction loops outside
+// the vectors, the outer pure dimensions parallel.
+void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s) {
+    const std::vector<std::string> args = n.func.args(), rvars = s.rvars();
     const std::string c = args[0], x = args[1];
     std::vector<std::string> order = {c};
-    const std::vector<std::string> v =
-        vectorize_dim(st, x, g.vector_lanes, g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+    // (Halide 14 refuses ShiftInwards on an update.)
+    const std::vector<std::string> v = vectorize_dim(st, x, g.vector_lanes,
+                                                     g.short_dim0_shift && s.index == 0 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
     order.push_back(v.front());
+    order.insert(order.end(), rvars.begin(), rvars.end());
     std::vector<std::string> outer;
-    for (size_t d = 2; d < args.size(); d++) outer.push_back(args[d]);
+    for (const std::string &p : s.pure_vars()) {
+        if (p != c && p != x) outer.push_back(p);
+    }
     if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
     order.insert(order.end(), outer.begin(), outer.end());
     w_.reorder(st, order);
     fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
-                                stage_points(n, 0, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+                                stage_points(n, s.index, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
     // Last: a specialization copies the schedule so far (the parallel loop), and the small
     // shapes' serial specialization is tested first.
     const std::optional<SizeExpr> channels = extent_of(n, 0);
@@ -168,8 +173,8 @@ void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, Stage
             w_.unroll(constant, c + "_u");
         }
     }
-    notes_.push_back("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " +
-                     c + " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
+    note_once("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " + c +
+              " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
 }
 
 // GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure

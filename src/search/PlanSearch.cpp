@@ -64,16 +64,15 @@ bool change_tile(PipelinePlan &p, GroupPlan &g, uint64_t &rng) {
     const FuncFacts &f = p.facts.at(g.root);
     if (pick(rng, 2) == 0) {
         // As the planner's candidates (space/rules/TiledGroup.cpp root_facts): within dim 0 at
-        // the smallest shape, or min(row, tile) on a pure output (GroupPlan::tile_x_clamped).
-        const bool may_clamp = f.output && f.pure && !g.transpose_blocks;
+        // the smallest shape, or min(row, tile) where the root may take them (FuncFacts).
         std::vector<int> xs = {0};
         for (int k : {2, 4, 8, 16, 32}) {
-            if ((int64_t)k * f.lanes <= f.narrowest_x || may_clamp) xs.push_back(k * f.lanes);
+            if ((int64_t)k * f.lanes <= f.narrowest_x || f.tiles_may_clamp) xs.push_back(k * f.lanes);
         }
         const int tx = xs[pick(rng, (int)xs.size())];
         if (tx == g.tile_x) return false;
         g.tile_x = tx;
-        g.tile_x_clamped = tx > 0 && tx > f.narrowest_x;
+        g.tile_x_clamped = f.tiles_may_clamp && tx > f.narrowest_x;
     } else {
         static const int ys[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
         const int ty = ys[pick(rng, 9)];

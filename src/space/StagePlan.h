@@ -127,6 +127,7 @@ struct FuncFacts {
     int64_t narrowest_x = 0;     // dim 0 (dim 1) at the family's smallest shape; 0: unknown
     int64_t narrowest_y = 0;
     bool pure = true;            // no update definitions
+    bool tiles_may_clamp = false;  // tiles wider than narrowest_x are candidates (GroupPlan::tile_x_clamped)
     bool output = false;
     std::vector<std::string> feeds;      // its non-inlined consumers (through inlined Funcs)
     std::vector<std::string> producers;  // its non-inlined producers (through inlined Funcs)

@@ -140,19 +140,22 @@ std::set<std::string> funcs_read(const RuleContext &cx, const Halide::Internal::
 
 }  // namespace
 
-// Whether the Func's last update is defined at its own pure variables in every dimension (not a
-// scan, f(r, y) = f(r - 1, y) + ...): the tiles of a root with members split and reorder the last
-// update's pure loops (ApplyGroups.cpp tile_stage).
-bool last_update_at_pure_args(const FuncNode &root) {
-    if (!root.has_updates()) return false;
-    const Halide::Internal::Definition &last = root.func.updates().back();
-    const std::vector<std::string> &args = root.func.args();
-    if (last.args().size() != args.size()) return false;
+// Whether an update of the Func is defined at its own pure variables in every dimension (not a
+// scan, f(r, y) = f(r - 1, y) + ..., nor a scatter, f(z(x)) += ...).
+bool update_at_pure_args(const FuncNode &f, const Halide::Internal::Definition &u) {
+    const std::vector<std::string> &args = f.func.args();
+    if (u.args().size() != args.size()) return false;
     for (size_t d = 0; d < args.size(); d++) {
-        const auto *v = last.args()[d].as<Halide::Internal::Variable>();
+        const auto *v = u.args()[d].as<Halide::Internal::Variable>();
         if (!v || v->name != args[d]) return false;
     }
     return true;
+}
+
+// The last update so: the tiles of a root with members split and reorder the last update's pure
+// loops (ApplyGroups.cpp tile_stage).
+bool last_update_at_pure_args(const FuncNode &root) {
+    return root.has_updates() && update_at_pure_args(root, root.func.updates().back());
 }
 
 bool last_update_hosts(const RuleContext &cx, const FuncNode &root, const std::string &producer) {
@@ -224,6 +227,18 @@ int64_t largest_extent(const RuleContext &cx, const std::string &f, int dim) {
     auto it = cx.whole_largest.find(f);
     if (it == cx.whole_largest.end() || !it->second.bounded || (int)it->second.extent.size() <= dim) return 0;
     return it->second.extent[dim];
+}
+
+// GroupPlan::short_dim0 where the root's dim 0 fills at most half a vector at every shape of the
+// family and dim 1 holds a vector somewhere: sets it (and its constant extent) and says so.
+bool take_short_dim0(const RuleContext &cx, GroupPlan &g) {
+    const FuncNode &root = cx.dag.node(g.root);
+    const int lanes = cx.lanes_of(root);
+    const int64_t widest_x = largest_extent(cx, g.root, 0);
+    if (root.dims() < 2 || lanes <= 1 || widest_x <= 0 || widest_x * 2 > lanes || largest_extent(cx, g.root, 1) < lanes) return false;
+    g.short_dim0 = true;
+    g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
+    return true;
 }
 
 // A member read on a diagonal along its own dimension 0 has one value per reduction step there:
@@ -376,11 +391,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         // shifted tile: schedule/ApplyGroups.cpp tile_stage).
         g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1) &&
                          (root.is_output || !g.members.empty());
-        const int64_t widest_x = largest_extent(cx, g.root, 0);
-        if (!g.transpose_blocks && g.members.empty() && root.dims() >= 2 && !root.has_updates() && lanes > 1 &&
-            widest_x > 0 && widest_x * 2 <= lanes && largest_extent(cx, g.root, 1) >= lanes) {
-            g.short_dim0 = true;
-            g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
+        if (!g.transpose_blocks && g.members.empty() && !root.has_updates() && take_short_dim0(cx, g)) {
             g.short_dim0_shift = smallest_extent(cx, g.root, 1) >= lanes;
             g.why = "dimension 0 fills at most half a vector: vectors along dimension 1";
         }
@@ -415,24 +426,20 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
     }
     // An update root whose dim 0 fills at most half a vector at every shape (colour channels
     // innermost, s(c, x, y) with a scan along y) takes its vectors along dim 1 as a tiled group's
-    // root does (GroupPlan::short_dim0): with dim 0 in the lanes, a scan down the columns of a
-    // 4-channel image ran 4 of 16 lanes (red-team round 6, 6.6x Mullapudi2016's time).
+    // root does: with dim 0 in the lanes, a scan down the columns of a 4-channel image ran 4 of
+    // 16 lanes (red-team round 6, 6.6x Mullapudi2016's time). Only where dims 0 and 1 are pure
+    // loops of every stage; never shifted inwards (Halide 14 refuses ShiftInwards on an update).
     for (GroupPlan &g : groups) {
         if (g.rule != RuleKind::UpdateLoops || !g.members.empty() || !g.lane_rvar.empty()) continue;
         const FuncNode &root = dag.node(g.root);
-        const int lanes = cx.lanes_of(root);
-        if (root.dims() < 2 || lanes <= 1) continue;
+        if (root.dims() < 2) continue;
         const std::vector<std::string> args = root.func.args();
         bool rows_pure = true;
         for (const StageNode &st : root.stages) {
             const std::vector<std::string> pure = st.pure_vars();
             for (int d : {0, 1}) rows_pure &= std::find(pure.begin(), pure.end(), args[d]) != pure.end();
         }
-        const int64_t widest_x = largest_extent(cx, g.root, 0);
-        if (!rows_pure || widest_x <= 0 || widest_x * 2 > lanes || largest_extent(cx, g.root, 1) < lanes) continue;
-        g.short_dim0 = true;
-        g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
-        g.short_dim0_shift = false;  // Halide 14 refuses ShiftInwards on an update
+        if (rows_pure) take_short_dim0(cx, g);
     }
     for (GroupPlan &g : groups) {
         for (const std::string &m : g.members) {
@@ -453,6 +460,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         f.narrowest_x = smallest_extent(cx, n.name, 0);
         f.narrowest_y = smallest_extent(cx, n.name, 1);
         f.pure = !n.has_updates();
+        f.tiles_may_clamp = tiles_may_clamp(cx, n);
         f.output = n.is_output;
         f.feeds.assign(cx.feeds[n.name].begin(), cx.feeds[n.name].end());
         plan.facts[n.name] = f;

@@ -64,6 +64,11 @@ bool one_reduction_then_pointwise(const FuncNode &n);
 // Planner.cpp: whether a pure root reads a producer with its dims 0 and 1 swapped (its group
 // then runs transposing blocks).
 bool reads_transposed(const FuncNode &n, const FunctionDAG &dag);
+// Whether the update is defined at the Func's own pure variables (not a scan nor a scatter).
+bool update_at_pure_args(const FuncNode &f, const Halide::Internal::Definition &u);
+
+// TiledGroup.cpp: whether the root may take tiles of min(row, tile) (GroupPlan::tile_x_clamped).
+bool tiles_may_clamp(const RuleContext &cx, const FuncNode &root);
 
 // TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
 // (infinite when a member's per-tile region is unbounded).

@@ -46,18 +46,6 @@ ConstBox whole_or_default(const RuleContext &cx, const FuncNode &n) {
     return b;
 }
 
-// Whether an update of `n` writes elsewhere than at its own pure variables: where its values say
-// (a histogram's `grid(x, y, z(v)) += ...`) or along a reduction variable (a scan).
-bool scatters(const FuncNode &n) {
-    for (const Halide::Internal::Definition &u : n.func.updates()) {
-        for (const Halide::Expr &arg : u.args()) {
-            const auto *v = arg.as<Halide::Internal::Variable>();
-            if (!v || v->reduction_domain.defined()) return true;
-        }
-    }
-    return false;
-}
-
 std::vector<int> tile_candidates(int64_t extent, const std::vector<int> &sizes) {
     std::vector<int> c = {0};  // the whole dimension
     for (int s : sizes) {
@@ -72,6 +60,13 @@ double traffic_cost(const RuleContext &cx, const FuncNode &n) {
     const double bytes = (double)whole_or_default(cx, n).size() * bytes_per_point(n);
     const double cache = (double)cx.in.cpu.l2_bytes * std::max(1, cx.in.cpu.cores);
     return 2 * bytes * (bytes > cache ? kOpsPerByteDram : kOpsPerByteCache);
+}
+
+// Whether tiles wider than the family's narrowest row are candidates for this root
+// (GroupPlan::tile_x_clamped): a pure output of two or more dimensions (its row is its buffer's,
+// known when it runs), not transposing.
+bool tiles_may_clamp(const RuleContext &cx, const FuncNode &root) {
+    return root.is_output && !root.has_updates() && root.dims() >= 2 && !root.region_narrowed && !reads_transposed(root, cx.dag);
 }
 
 namespace {
@@ -109,8 +104,7 @@ RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step)
         const int64_t narrowest = small != cx.whole_smallest.end() && small->second.bounded && !small->second.extent.empty()
                                       ? small->second.extent[0] : 0;
         f.narrowest_x = narrowest;
-        f.may_clamp = root.is_output && !root.has_updates() && f.dims >= 2 && !root.region_narrowed &&
-                      !reads_transposed(root, cx.dag);
+        f.may_clamp = tiles_may_clamp(cx, root);
         f.xs = {0};  // the whole row
         for (int t : tile_candidates(f.R.extent[0], {2 * f.lanes, 4 * f.lanes, 8 * f.lanes, 16 * f.lanes, 32 * f.lanes})) {
             if (t > 0 && (t <= narrowest || f.may_clamp)) f.xs.push_back(t);
@@ -237,8 +231,11 @@ TileChoice choose_tile(const RuleContext &cx, const FuncNode &root, const std::v
     // Not over a scatter or a scan (a bilateral grid's histogram per 256 x 64 tile of its output,
     // estimated under 0.8x its 64 x 64 tiles without it, ran 1.05-1.2x slower; an IIR filter's
     // scan per 16 x 64 tile 1.7x: their regions per tile are not estimated that well).
-    const bool members_scatter =
-        std::any_of(members.begin(), members.end(), [&](const std::string &m) { return scatters(cx.dag.node(m)); });
+    const bool members_scatter = std::any_of(members.begin(), members.end(), [&](const std::string &m) {
+        const FuncNode &mn = cx.dag.node(m);
+        const std::vector<Halide::Internal::Definition> &updates = mn.func.updates();
+        return std::any_of(updates.begin(), updates.end(), [&](const auto &u) { return !update_at_pure_args(mn, u); });
+    });
     for (int tx : f.xs) {
         const bool x_clamped = f.may_clamp && tx > f.narrowest_x;
         if (x_clamped && members_scatter) continue;
