@@ -1,21 +1,12 @@
 """Schedule one red-team pipeline of any round with Diet once, then check GRID_N asymmetric shapes in
 its ranges against the unscheduled reference (round 3's check_grid.py, for any round's pipes.py).
 usage: grid_any.py ROUND_DIR PIPELINE   (DIET_PLUGIN picks the plugin; GRID_N, default 60)"""
-import sys, itertools, os
+import itertools, os, sys
 import numpy as np
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.abspath(sys.argv[1]))
-import pipes  # noqa: E402  (the round's own: run_one reuses it)
-sys.path.append(os.path.join(here, "..", "redteam3_fixes_2026-11-30"))
-import halide as hl  # noqa: E402
-import run_one  # noqa: E402
+from load_round import scheduled
 
 name = sys.argv[2]
-spec = pipes.SPECS[name]
-hl.load_plugin(run_one.PLUGINS["Diet"])
-S, outs, ins, p = run_one.build(spec, "Diet")
-p.auto_schedule("Diet", run_one.TARGET, hl.MachineParams(2, 1 << 20, 40))
-p.compile_jit(run_one.TARGET)
+run_one, spec, S, ins, p = scheduled(sys.argv[1], name)
 rS, routs, rins, rp = run_one.build(spec, "ref")
 rp.compile_jit(run_one.TARGET)
 cands = {}

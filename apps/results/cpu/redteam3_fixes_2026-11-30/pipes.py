@@ -7,24 +7,26 @@ import halide as hl
 import numpy as np
 
 F32, U8, U16, I8, I32 = hl.Float(32), hl.UInt(8), hl.UInt(16), hl.Int(8), hl.Int(32)
-SPECS = {}
+def registry():
+    """A round's own spec table: (SPECS, spec, CREATED, F). Later rounds' pipes.py call it too (run_one
+    reads SPECS and CREATED from whichever module is imported as `pipes`)."""
+    specs, created = {}, []
+
+    def spec(name, style, ranges, outs, data, tests=None, times=None, tol=None, **kw):
+        def deco(build):
+            specs[name] = dict(name=name, style=style, ranges=ranges, build=build, outs=outs, data=data,
+                               tests=tests, times=times, tol=tol, **kw)
+            return build
+        return deco
+
+    def F(n):
+        f = hl.Func(n)
+        created.append(f)
+        return f
+    return specs, spec, created, F
 
 
-def spec(name, style, ranges, outs, data, tests=None, times=None, tol=None, **kw):
-    def deco(build):
-        SPECS[name] = dict(name=name, style=style, ranges=ranges, build=build, outs=outs, data=data,
-                           tests=tests, times=times, tol=tol, **kw)
-        return build
-    return deco
-
-
-CREATED = []
-
-
-def F(n):
-    f = hl.Func(n)
-    CREATED.append(f)
-    return f
+SPECS, spec, CREATED, F = registry()
 
 
 def V(*names):
@@ -36,9 +38,9 @@ def est_in(ip, *exts):
         ip.dim(i).set_estimate(0, e)
 
 
-def est_out(f, vars_, *exts):
-    for v, e in zip(vars_, exts):
-        f.set_estimate(v, 0, e)
+def est_out(f, vars_, *exts, mins=None):
+    for k, (v, e) in enumerate(zip(vars_, exts)):
+        f.set_estimate(v, mins[k] if mins else 0, e)
 
 
 def fa(a):

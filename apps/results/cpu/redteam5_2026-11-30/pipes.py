@@ -19,24 +19,7 @@ V, est_in, est_out, fa = _round3.V, _round3.est_in, _round3.est_out, _round3.fa
 
 F32, F64, U8, U16, I8, I16, I32 = (hl.Float(32), hl.Float(64), hl.UInt(8), hl.UInt(16), hl.Int(8),
                                    hl.Int(16), hl.Int(32))
-SPECS = {}
-
-
-def spec(name, style, ranges, outs, data, tests=None, times=None, tol=None, **kw):
-    def deco(build):
-        SPECS[name] = dict(name=name, style=style, ranges=ranges, build=build, outs=outs, data=data,
-                           tests=tests, times=times, tol=tol, **kw)
-        return build
-    return deco
-
-
-CREATED = []
-
-
-def F(n):
-    f = hl.Func(n)
-    CREATED.append(f)
-    return f
+SPECS, spec, CREATED, F = _round3.registry()
 
 
 def rimg(rng, shape, dtype=np.float32):

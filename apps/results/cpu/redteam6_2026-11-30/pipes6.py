@@ -3,7 +3,10 @@ or redteam5_. Same spec format as ../redteam3_fixes_2026-11-30/pipes.py: name, s
 build(S, E) -> (outputs, inputs), data(v, rng) -> numpy arrays (Halide dim order, Fortran layout),
 outs(v) -> list of (hl type, shape[, mins]), optional tests/times, tol.
 S: dict of ranged hl.Param; E: what the estimates use (the Params for Diet, ints for the others)."""
+import importlib.util
 import math
+import os
+
 import halide as hl
 import numpy as np
 
@@ -11,42 +14,15 @@ F16, F32, F64 = hl.Float(16), hl.Float(32), hl.Float(64)
 U8, U16, U32, U64 = hl.UInt(8), hl.UInt(16), hl.UInt(32), hl.UInt(64)
 I16, I32, I64 = hl.Int(16), hl.Int(32), hl.Int(64)
 BF = hl.BoundaryConditions
-SPECS = {}
-CREATED = []
 
+# Round 3's helpers (its module is also named pipes: loaded under another name).
+_spec3 = importlib.util.spec_from_file_location(
+    "pipes_round3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "redteam3_fixes_2026-11-30", "pipes.py"))
+_round3 = importlib.util.module_from_spec(_spec3)
+_spec3.loader.exec_module(_round3)
+V, est_in, est_out, fa = _round3.V, _round3.est_in, _round3.est_out, _round3.fa
+SPECS, spec, CREATED, F = _round3.registry()
 
-def spec(name, style, ranges, outs, data, tests=None, times=None, tol=None, **kw):
-    def deco(build):
-        SPECS[name] = dict(name=name, style=style, ranges=ranges, build=build, outs=outs, data=data,
-                           tests=tests, times=times, tol=tol, **kw)
-        return build
-    return deco
-
-
-def F(n):
-    f = hl.Func(n)
-    CREATED.append(f)
-    return f
-
-
-def V(*names):
-    return [hl.Var(n) for n in names]
-
-
-def est_in(ip, *exts):
-    for i, e in enumerate(exts):
-        ip.dim(i).set_estimate(0, e)
-
-
-def est_out(f, vars_, *exts, mins=None):
-    for k, (v, e) in enumerate(zip(vars_, exts)):
-        f.set_estimate(v, mins[k] if mins else 0, e)
-
-
-def fa(a):
-    b = np.empty(a.shape, dtype=a.dtype, order='F')
-    b[...] = a
-    return b
 
 
 def rimg(rng, shape, dtype=np.float32):
