@@ -10,7 +10,10 @@
 # DIET_GPU_FORMS_LIST (comma-separated form names) builds those forms instead of the forms table's
 # default list (e.g. to add the batch-innermost bmm forms, which are not in form_names());
 # DIET_GPU_SWEEP="2x8:64:4 4x16:32:4 ..." (regs:k_tile:k_unroll) adds the forced-kernel sweep of
-# the dense layer (sweep/, timed by gpu_eval.sh).
+# the dense layer (sweep/, timed by gpu_eval.sh); DIET_GPU_CUDA_REGISTERS=N schedules for kernels
+# JIT-compiled with at most N registers per thread (Diet's cuda_registers option; default 64, Halide
+# 14's runtime default) and writes N into the bundle's cuda_registers file, from which gpu_eval.sh
+# exports HL_CUDA_JIT_MAX_REGISTERS=N for the run.
 #
 # Layout of the bundle:
 #   lib/diet_dense.{a,h}              dense y[16T,2304] = x[16T,768] w^T, with Halide's runtime
@@ -34,6 +37,7 @@ target=${DIET_GPU_TARGET:-x86-64-linux-avx-avx2-f16c-fma-sse41-cuda-cuda_capabil
 machine_params=${DIET_GPU_MACHINE_PARAMS:-132,52428800,40}
 halide_include=${HALIDE_INCLUDE:-/usr/include/halide14}
 plugin=$build/libautoschedule_diet.so
+if [ -n "${DIET_GPU_CUDA_REGISTERS:-}" ]; then export HL_DIET_CUDA_REGISTERS=$DIET_GPU_CUDA_REGISTERS; fi
 
 need=()
 [ -x "$build/generators/dense.generator" ] || need+=(dense.generator)
@@ -133,12 +137,14 @@ cp "$halide_include/HalideRuntime.h" "$halide_include/HalideRuntimeCuda.h" "$hal
    "$bundle/include/"
 cp apps/gpu/gpu_forms_runner.cpp apps/gpu/halide_cuda_share.h apps/gpu/diet_gpu_runner.cpp apps/gpu/cublas_bench.cu apps/gpu/gpu_common.h apps/gpu/gpu_report.py "$bundle/src/"
 cp scripts/gpu_eval.sh "$bundle/gpu_eval.sh"
+[ -z "${DIET_GPU_CUDA_REGISTERS:-}" ] || echo "$DIET_GPU_CUDA_REGISTERS" > "$bundle/cuda_registers"
 
 {
     echo "Diet GPU bundle (scripts/gpu_bundle.sh), built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
     echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (working tree has changes)')"
     echo "target: $target"
     echo "machine_params: $machine_params"
+    echo "cuda_registers: ${DIET_GPU_CUDA_REGISTERS:-64 (the default: HL_CUDA_JIT_MAX_REGISTERS unset at run time)}"
     echo "plugin: $plugin ($(sha256sum "$plugin" | cut -c1-16))"
     echo
     echo "generator commands:"

@@ -23,7 +23,8 @@
 # runtime JIT-compiles the kernels' PTX with at most 64 registers per thread unless that variable
 # says otherwise (read when the module is loaded), and Diet's staged kernels need more (on an H200,
 # 2026-11-27: local-memory spills, dense 0.30x cuBLAS at 64, 0.44x at 255; apps/RESULTS.md). The
-# value in effect is written into nvidia-smi.txt.
+# value in effect is written into nvidia-smi.txt. Without the option, a bundle scheduled for another
+# cap (its cuda_registers file, DIET_GPU_CUDA_REGISTERS of gpu_bundle.sh) runs under that cap.
 #
 # out-dir defaults to $OUT (the device tool's), else gpu-eval-out. --build-only compiles and links
 # both programs, then stops (for machines without a GPU: the offline check). Budget: the whole
@@ -50,6 +51,9 @@ done
 [ -n "$bundle" ] || usage
 [ -f "$bundle/lib/diet_dense.a" ] || { echo "gpu_eval: $bundle is not a bundle (no lib/diet_dense.a); run scripts/gpu_bundle.sh" >&2; exit 2; }
 bundle=$(cd "$bundle" && pwd)
+if [ -z "${HL_CUDA_JIT_MAX_REGISTERS:-}" ] && [ -s "$bundle/cuda_registers" ]; then
+    export HL_CUDA_JIT_MAX_REGISTERS=$(cat "$bundle/cuda_registers")
+fi
 out=${out:-${OUT:-gpu-eval-out}}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 

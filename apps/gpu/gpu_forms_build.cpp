@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
         const std::string log_path = out_dir + "/diet_" + std::to_string(i) + ".log";
         try {
             StderrToFile redirect(log_path);
-            diet::autoschedule(Pipeline(diet_form.out), gpu_target, sms, l2, diet::Options::from_map({}));
+            diet::autoschedule(Pipeline(diet_form.out), gpu_target, sms, l2, diet::Options::from_map(diet::Options::environment_map()));
             diet_form.out.compile_to_static_library(out_dir + "/" + gf, arguments_of(diet_form), gf, gpu_lib_target);
         } catch (const Halide::Error &e) {
             std::cerr << "gpu_forms_build: " << name << ": Diet's CUDA build FAILED: " << e.what() << "\n";

@@ -14,7 +14,7 @@ extern char **environ;
 namespace diet {
 
 const std::vector<std::string> &known_option_keys() {
-    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir", "dataset", "model_features", "model_objective", "base_model", "base_plan_model"};
+    static const std::vector<std::string> keys = {"shapes", "samples", "training", "seed", "debug", "timeout", "log", "trials", "mode", "model", "report", "max_kernels", "emit_generator", "farm", "farm_args", "farm_dir", "dataset", "model_features", "model_objective", "base_model", "base_plan_model", "cuda_registers"};
     return keys;
 }
 
@@ -203,6 +203,10 @@ Options Options::from_map(const std::map<std::string, std::string> &kv) {
             int64_t n = parse_int(value, what);
             user_assert(n >= 1 && n <= 64) << "Diet: option max_kernels must be in [1, 64], got " << n << ".\n";
             o.max_kernels = (int)n;
+        } else if (key == "cuda_registers") {
+            int64_t n = parse_int(value, what);
+            user_assert(n >= 16 && n <= 255) << "Diet: option cuda_registers must be in [16, 255], got " << n << ".\n";
+            o.cuda_registers = (int)n;
         } else if (key == "mode") {
             user_assert(value == "joint" || value == "per_shape" || value == "max_shape" || value == "random")
                 << "Diet: option mode must be joint, per_shape, max_shape or random, got '" << value << "'.\n";

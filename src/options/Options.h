@@ -41,6 +41,10 @@ struct Options {
     std::string dataset_path;          // "dataset": append every measurement to this cost-model dataset (cost/Dataset.h)
     std::string model_features = "kernel";     // "model_features": kernel (loop-nest, no lowering) | ansor (lowered Stmt)
     std::string model_objective = "pairwise";  // "model_objective": pairwise (rank within a shape) | regression
+    // "cuda_registers": the register cap the CUDA kernels will be JIT-compiled with when the library
+    // runs. Halide 14's CUDA runtime uses 64 unless HL_CUDA_JIT_MAX_REGISTERS is exported then; a
+    // user who exports it sets this to the same value, so the heuristic sizes register tiles to it.
+    int cuda_registers = 64;
 
     // Parses a key -> value map (keys without the HL_DIET_ prefix, lower case).
     static Options from_map(const std::map<std::string, std::string> &kv);

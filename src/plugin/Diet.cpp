@@ -153,7 +153,8 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     ShapeFamily family = read_shape_family(outputs, opts);
     std::vector<Shape> training = family.training_shapes(opts);
     const CpuLimits cpu = CpuLimits::for_target(target, parallelism, last_level_cache_bytes);
-    const GpuLimits gpu = GpuLimits::for_target(target);
+    GpuLimits gpu = GpuLimits::for_target(target);
+    gpu.jit_registers = opts.cuda_registers;
     const bool on_gpu = target.has_gpu_feature();
     // Analyzed once as written, then again with the vectors of outputs stored with a short
     // dimension innermost moved to a long one (CPU kernels; analysis/VectorChoice.h).
@@ -172,6 +173,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
         p.family_reduction_max = family_reduction_max(p, family, training);
         std::cerr << "[diet] " << p.acc << ": " << p.description << "\n";
         MatmulExtents ext = matmul_extents(p, family, training);
+        ext.gpu_jit_registers = gpu.jit_registers;
         std::vector<MicroKernel> space =
             on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);
         MicroKernel best = choose_by_heuristic(space, ext, on_gpu ? gpu.sm_count : cpu.cores);

@@ -214,6 +214,7 @@ TuneResult tune(const std::vector<Function> &outputs, const FunctionDAG &dag, co
     for (size_t pi = 0; pi < result.kernels.size(); pi++) {
         const MatmulPattern &p = result.kernels[pi].pattern;
         MatmulExtents ext = matmul_extents(p, family, training);
+        ext.gpu_jit_registers = gpu.jit_registers;
         std::vector<MicroKernel> space = on_gpu ? enumerate_gpu_kernels(p, ext, gpu) : enumerate_cpu_kernels(p, ext, cpu);
         PatternTuner tuner(outputs, result.kernels, pi, training, bindings, ext, space, target, cpu, workers, opts,
                            &measurer, &history.logged);

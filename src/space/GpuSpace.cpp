@@ -9,8 +9,9 @@ namespace {
 
 constexpr int kAddressRegisters = 32;
 // staged_tile_fit's heuristic constants (calibrated there).
-constexpr double kAccumulatorsUnderJitCap = 16.0;
+constexpr double kJitRegistersPerAccumulator = 8.0;
 constexpr double kMinStagedRows = 8.0;
+constexpr int kMaxStagedColumnsPerLane = 2;
 
 std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
     std::vector<int> out;
@@ -47,23 +48,36 @@ int staged_registers(const GpuKernel &k, int warp) {
     return k.reg_x * k.reg_y + copy_in_flight + k.reg_x + k.reg_y + kAddressRegisters;
 }
 
-double staged_tile_fit(int reg_x, int reg_y, int k_tile) {
+double accumulators_under_jit_cap(int jit_registers) {
+    return jit_registers / kJitRegistersPerAccumulator;
+}
+
+double staged_tile_fit(int reg_x, int reg_y, int k_tile, int jit_registers) {
     // Heuristic, calibrated on GPU measurements of the BERT dense layer and attention scores
-    // (apps/results/gpu/h200_2026-11-27_NOTES.md; the H100 tuning log of 2026-11-24):
+    // (apps/results/gpu/h200_2026-11-27_NOTES.md, apps/results/gpu/h200_2026-11-30_*; the H100
+    // tuning log of 2026-11-24):
     // - Accumulators: Halide 14's CUDA runtime JIT-compiles every kernel with at most 64 registers
-    //   per thread unless HL_CUDA_JIT_MAX_REGISTERS says otherwise, and about 16 accumulators fit
-    //   beside the operands and addresses. Beyond, they spill: 4x8 ran at 0.44x cuBLAS where 2x8
-    //   ran at 0.52-0.54x (geomeans over T, two H200 sweeps), 64 accumulators at 0.14-0.28x.
+    //   per thread unless HL_CUDA_JIT_MAX_REGISTERS says otherwise (Options::cuda_registers tells
+    //   Diet). Under 64, 8 accumulators per lane beat 16 in two H200 sweeps of the dense layer
+    //   (1x8 / 2x8 with 64-step tiles, geomean cuBLAS time / kernel time over T: 0.582 / 0.494 on
+    //   2026-11-27, 0.588 / 0.473 on 2026-11-30, 1x8 never slower at any T), 32 accumulators ran at
+    //   0.31-0.44x, 64 at 0.14-0.28x: one accumulator per 8 registers of the cap. Under 255 the
+    //   same rule allows 32, and 2x16 was the fastest of the three (0.745 / 0.618 / 0.565).
+    // - Columns per lane: more than 2 cost registers beyond the accumulators (ptxas -arch=sm_90:
+    //   4x8 with 32-step tiles 255 registers, 2x16 with 64-step tiles 158, 2x8 128, 1x8 40), so
+    //   fewer warps fit an SM: under a cap of 255, 4x8 ran at 0.56-0.58x cuBLAS where 2x8 and
+    //   2x16 ran at 0.61-0.77x (two H200 runs, 2026-11-27 and 2026-11-30); under 64, 0.41-0.44x.
     // - Rows: a block of fewer than 8 rows re-reads the column operand from L2 too often (4x4 ran
     //   at 0.26x where 2x8 ran at 0.49x in the same sweep).
     // - Reduction tiles: fewer staging rounds and barriers per reduction; a tie-breaker (in the
     //   H100 tuning log 64-step tiles of 2x8 were 1.0-1.45x faster than 32-step ones, except dense
     //   at T = 37, 0.88x; within run-to-run noise in the H200 sweeps).
     const double accumulators = (double)reg_x * reg_y;
-    const double fit_registers = std::min(1.0, kAccumulatorsUnderJitCap / accumulators);
+    const double fit_registers = std::min(1.0, accumulators_under_jit_cap(jit_registers) / accumulators);
     const double fit_rows = std::min(1.0, reg_y / kMinStagedRows);
     const double fit_k_tile = 1.0 + 0.05 * std::log2(std::max(1.0, k_tile / 32.0));
-    return fit_registers * fit_rows * fit_k_tile;
+    const double fit_columns = reg_x <= kMaxStagedColumnsPerLane ? 1.0 : 0.5;
+    return fit_registers * fit_rows * fit_k_tile * fit_columns;
 }
 
 int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes) {

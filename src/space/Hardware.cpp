@@ -81,7 +81,7 @@ std::string describe(const GpuLimits &g) {
     o << "cuda(sms=" << g.sm_count << ", max_threads_per_block=" << g.max_threads_per_block
       << ", shared_per_block=" << (g.shared_bytes_per_block >> 10) << "KiB, shared_per_sm="
       << (g.shared_bytes_per_sm >> 10) << "KiB, regs_per_block=" << g.registers_per_block
-      << ")";
+      << ", jit_registers=" << g.jit_registers << ")";
     return o.str();
 }
 

@@ -34,6 +34,10 @@ struct GpuLimits {
     int registers_per_thread = 255;
     int64_t shared_bytes_per_sm = 164 << 10;  // sm_80: 164 KiB usable; sm_90: 228 KiB
     int max_blocks_per_sm = 32;
+    // The cap the kernels are JIT-compiled with at run time (Options::cuda_registers): Halide 14's
+    // CUDA runtime loads the PTX with CU_JIT_MAX_REGISTERS = 64 unless told otherwise, whatever
+    // ptxas could allocate offline (registers_per_thread).
+    int jit_registers = 64;
     static GpuLimits for_target(const Halide::Target &t);
 };
 

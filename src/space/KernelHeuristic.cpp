@@ -159,7 +159,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             if (c.k_pack > 1) intensity *= 0.37 * c.k_pack;
         } else {
             intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
-            if (k.cuda.staged()) intensity *= staged_tile_fit(t.reg_x, t.reg_y, k.cuda.k_tile);
+            if (k.cuda.staged()) intensity *= staged_tile_fit(t.reg_x, t.reg_y, k.cuda.k_tile, e.gpu_jit_registers);
             int64_t blocks = ((cols + t.cols - 1) / t.cols) * ((rows + t.rows - 1) / t.rows) * outer;
             // One block per SM hides no latency: count four resident blocks per SM, and warps.
             busy = busy_fraction(blocks, workers * 4) * std::min(1.0, t.threads_x * t.threads_y / 128.0);
