@@ -765,3 +765,29 @@ TEST_CASE("a Func read once by a reduction is inlined into it", "[styles]") {
     CHECK_THAT(log, !Catch::Contains("Func dist: computed"));
     CHECK_THAT(log, Catch::Contains("Func argmin: computed at root, update loops"));
 }
+
+// A product with the batch in the middle, the weights shared and the update on the output,
+// out(n, b, m) += w(n, k) x(k, b, m) (red-team round 7): where b is shorter than a register tile
+// and m is not, the rows-along-batch variant tiles m; the output's wrapper was computed per m
+// slice (serial tasks over the outermost dimension), so that tile reached m = -3 in x (Halide's
+// bounds error at B = 1, M = 4, and at B = 1, M = 48). It fails without the fix.
+TEST_CASE("a product with the batch in the middle tiles its rows across the outermost dimension in bounds", "[styles]") {
+    check_style(
+        [] {
+            Param<int> K = shape_var("K", 1, 128, 128), N = shape_var("N", 1, 128, 128), B = shape_var("B", 1, 12, 12),
+                       M = shape_var("M", 1, 48, 48);
+            ImageParam x(Float(32), 3, "x"), w(Float(32), 2, "w");
+            Var n("n"), b("b"), m("m");
+            RDom r(0, K, "r");
+            Func out("batch_middle");
+            out(n, b, m) = 0.0f;
+            out(n, b, m) += w(n, r) * x(r, b, m);
+            x.set_estimates({{0, K}, {0, B}, {0, M}});
+            w.set_estimates({{0, N}, {0, K}});
+            out.set_estimates({{0, N}, {0, B}, {0, M}});
+            return Built{out, {x, w}, {K, N, B, M},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[2], s[3]}, {s[1], s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1], s[2], s[3]}; }};
+        },
+        {{1, 24, 1, 4}, {1, 24, 3, 4}, {61, 61, 3, 21}, {128, 128, 1, 48}, {128, 128, 12, 48}});
+}

@@ -102,7 +102,13 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         const std::vector<std::string> out_args = out.func.function().args();
         const int outermost = (int)out_args.size() - 1;
         const bool outermost_is_batch = outermost != 0 && outermost != p.row_dim && outermost != p.depth_dim;
-        serial_tasks_ = !gpu_ && out_args.size() > 2 && outermost_is_batch;
+        // Nor where the rows-along-batch variant may take its rows along that dimension
+        // (rows_along_batch_variant swaps the rows with kernel dimension 2): out(n, b, m) +=
+        // w(n, k) x(k, b, m) with b < 7 <= m tiled 7 m-rows within one m slice, reading x at
+        // m = -3 (red-team round 7, apps/results/cpu/redteam7_2026-11-30/).
+        const bool rows_may_span_outermost =
+            rows_along_batch_ && kernel_dims_.size() > 2 && p.acc_arg_of_host_dim.at(kernel_dims_[2]) == outermost;
+        serial_tasks_ = !gpu_ && out_args.size() > 2 && outermost_is_batch && !rows_may_span_outermost;
         if (serial_tasks_) {
             w_.compute_at(host, out, out_args.back() + "_i", false);
             // Stored per task (the task's slices, not folded): one allocation per task
