@@ -791,3 +791,41 @@ TEST_CASE("a product with the batch in the middle tiles its rows across the oute
         },
         {{1, 24, 1, 4}, {1, 24, 3, 4}, {61, 61, 3, 21}, {128, 128, 1, 48}, {128, 128, 12, 48}});
 }
+
+// A chain of updates on one output (red-team round 7): a bias init, the contraction, ReLU in
+// place, a rank-s correction (a reduction inside each point), a scale. The updates after the
+// contraction are independent per point, so they are the output's own passes once the
+// contraction moves into its rfactor intermediate: it gets a micro-kernel (before, the whole
+// Func got the default stage rules: 0.345 ms at 256 x 256 x 64 against 0.142 now, Mullapudi2016
+// 0.244), and the correction runs in vectors along i with its reduction inside them.
+TEST_CASE("a contraction followed by in-place updates of its output gets a micro-kernel", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> M = shape_var("M", 1, 256, 256), N = shape_var("N", 1, 256, 256), K = shape_var("K", 1, 64, 64),
+                       S = shape_var("S", 1, 8, 8);
+            ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b"), u(Float(32), 2, "u"), v(Float(32), 2, "v"),
+                bias(Float(32), 1, "bias");
+            Var i("i"), j("j");
+            RDom rk(0, K, "rk"), rs(0, S, "rs");
+            Func c("chain");
+            c(i, j) = bias(i);
+            c(i, j) += a(i, rk) * b(j, rk);
+            c(i, j) = max(c(i, j), 0.0f);
+            c(i, j) += u(i, rs) * v(j, rs);
+            c(i, j) = c(i, j) * 0.5f;
+            a.set_estimates({{0, M}, {0, K}});
+            b.set_estimates({{0, N}, {0, K}});
+            u.set_estimates({{0, M}, {0, S}});
+            v.set_estimates({{0, N}, {0, S}});
+            bias.set_estimates({{0, M}});
+            c.set_estimates({{0, M}, {0, N}});
+            return Built{c, {a, b, u, v, bias}, {M, N, K, S},
+                         [](const std::vector<int> &s) {
+                             return Sizes{{s[0], s[2]}, {s[1], s[2]}, {s[0], s[3]}, {s[1], s[3]}, {s[0]}};
+                         },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1, 1, 1}, {7, 3, 5, 2}, {33, 33, 9, 2}, {100, 17, 64, 8}, {256, 256, 64, 8}});
+    CHECK_THAT(log, Catch::Contains("the update is on the output itself"));
+    CHECK_THAT(log, !Catch::Contains("matmul-like, but"));
+}

@@ -301,17 +301,18 @@ void FunctionDAG::classify_matmuls() {
         }
         if (terms.empty()) continue;
         auto reject = [&](const std::string &why) { unmatched_[r.name] = why; };
-        // Pointwise updates after the contraction (a bias or an activation written as further
-        // updates of an output: y += x·w; y += bias(n); y = max(y, 0)): the output's own passes
-        // once the reduction is moved into its rfactor intermediate (update_on_output).
-        size_t pointwise_after = 0;
+        // Per-point updates after the contraction (a bias or an activation written as further
+        // updates of an output: y += x·w; y += bias(n); y = max(y, 0); or a low-rank correction
+        // y += u(n, s) v(m, s) after the activation): the output's own passes once the reduction
+        // is moved into its rfactor intermediate (update_on_output).
+        size_t per_point_after = 0;
         if (r.is_output && r.consumers.empty() && terms.size() == 1) {
             for (size_t u = terms.size(); u < r.func.updates().size(); u++) {
-                if (!is_pointwise_update(r, r.func.updates()[u])) break;
-                pointwise_after++;
+                if (!is_per_point_update(r, r.func.updates()[u])) break;
+                per_point_after++;
             }
         }
-        if (terms.size() + pointwise_after != r.func.updates().size()) {
+        if (terms.size() + per_point_after != r.func.updates().size()) {
             reject("of its " + std::to_string(r.func.updates().size()) + " update definitions only " +
                    std::to_string(terms.size()) + " (the first) are contractions");
             continue;

@@ -6,8 +6,8 @@ namespace diet {
 using namespace Halide;
 using namespace Halide::Internal;
 
-bool is_pointwise_update(const FuncNode &f, const Definition &def) {
-    if (!def.schedule().rvars().empty() || def.args().size() != f.func.args().size()) return false;
+bool is_per_point_update(const FuncNode &f, const Definition &def) {
+    if (def.args().size() != f.func.args().size()) return false;
     for (size_t i = 0; i < def.args().size(); i++) {
         if (!is_var_named(def.args()[i], f.func.args()[i])) return false;
     }
@@ -24,7 +24,13 @@ bool is_pointwise_update(const FuncNode &f, const Definition &def) {
     } reads;
     reads.f = &f;
     for (const Expr &v : def.values()) v.accept(&reads);
+    // A predicate (RDom::where) reading the Func elsewhere would make the points depend on each other.
+    for (const Expr &c : def.split_predicate()) c.accept(&reads);
     return !reads.elsewhere;
+}
+
+bool is_pointwise_update(const FuncNode &f, const Definition &def) {
+    return def.schedule().rvars().empty() && is_per_point_update(f, def);
 }
 
 }  // namespace diet

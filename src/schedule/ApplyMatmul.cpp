@@ -131,6 +131,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         for (const StageNode &sn : out_stages) {
             StageRef st = w_.stage(out, sn.index, sn);
             if (gpu_) default_gpu_stage(st, sn);
+            else if (!sn.rvars().empty()) per_point_update_pass(st, sn, lanes_of(dag_.node(p.host)));
             else if (serial_tasks_) batched_output_pass(st, sn, lanes_of(dag_.node(p.host)), slices_per_task, slice_extents.at(0));
             else if (p.moved_vector_arg >= 0) transposed_output_pass(out, st, sn, lanes_of(dag_.node(p.host)));
             else default_cpu_stage(st, sn, lanes_of(dag_.node(p.host)));

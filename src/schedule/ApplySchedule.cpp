@@ -114,6 +114,24 @@ bool ScheduleApplier::default_cpu_stage(StageRef &st, const StageNode &s, int la
     return applied;
 }
 
+// A per-point update of an output after its contraction (analysis/PointwiseUpdate.h: a reduction
+// inside each point, y(n, m) += u(n, s) v(m, s)): the points are independent, so the reduction runs
+// inside the innermost pure loop's vectors (by default it is innermost: scalar code), the
+// outermost pure loop parallel.
+void ScheduleApplier::per_point_update_pass(StageRef &st, const StageNode &s, int lanes) {
+    const std::vector<std::string> pure = s.pure_vars(), rv = s.rvars();
+    if (pure.empty()) return;
+    std::vector<std::string> order = {pure[0]};
+    order.insert(order.end(), rv.begin(), rv.end());
+    order.insert(order.end(), pure.begin() + 1, pure.end());
+    w_.reorder(st, order);
+    if (pure.size() >= 2) w_.parallel(st, pure.back());
+    if (lanes > 1) {
+        w_.split(st, pure[0], pure[0] + "_vo", pure[0] + "_vi", lanes, TailStrategy::GuardWithIf);
+        w_.vectorize(st, pure[0] + "_vi");
+    }
+}
+
 // A wrapper the kernel tiles, stored with its arguments in the pattern's host order
 // (MatmulPattern::host_arg_of_dim); nothing when that is its own order.
 void ScheduleApplier::store_in_host_order(const FuncRef &host, const MatmulPattern &p) {

@@ -72,6 +72,7 @@ private:
     int lanes_of(const FuncNode &n) const;
     void place(const FuncNode &n);
     void materialize(const FuncNode &n);
+    void per_point_update_pass(StageRef &st, const StageNode &s, int lanes);
     bool default_cpu_stage(StageRef &st, const StageNode &s, int lanes);
     void store_in_host_order(const FuncRef &host, const MatmulPattern &p);
     void transposed_output_pass(const FuncRef &out, StageRef &st, const StageNode &s, int lanes);
