@@ -829,3 +829,32 @@ TEST_CASE("a contraction followed by in-place updates of its output gets a micro
     CHECK_THAT(log, Catch::Contains("the update is on the output itself"));
     CHECK_THAT(log, !Catch::Contains("matmul-like, but"));
 }
+
+// A fold along each row, vectorized across the rows (red-team round 7): a 2 x 2 matrix product
+// per row, P(y) = P(y) * m(., r, y), as a 4-value Tuple (int32 here, uint32 in the round). Its lanes read rows 4W elements apart,
+// so several vectors per step were as many gathers and memory streams (4 vectors: 3.7 ms at
+// W = 2048, H = 256, against 0.32 with one; Adams2019 0.54), and its tasks held a constant
+// number of rows whatever W (one task at H = 256: one core).
+TEST_CASE("a fold along each row vectorized across the rows takes one vector per step", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 2048, 2048), H = shape_var("H", 1, 256, 256);
+            ImageParam m(Int(32), 3, "m");
+            Var y("y");
+            RDom r(0, W, "r");
+            Func p("fold2x2");
+            p(y) = Tuple(1, 0, 0, 1);
+            Expr a = m(0, r, y), b = m(1, r, y), c = m(2, r, y), d = m(3, r, y);
+            p(y) = Tuple(p(y)[0] * a + p(y)[1] * c, p(y)[0] * b + p(y)[1] * d, p(y)[2] * a + p(y)[3] * c,
+                         p(y)[2] * b + p(y)[3] * d);
+            m.set_estimates({{0, 4}, {0, W}, {0, H}});
+            p.set_estimates({{0, H}});
+            return Built{p, {m}, {W, H}, [](const std::vector<int> &s) { return Sizes{{4, s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+        },
+        {{1, 1}, {5, 9}, {257, 33}, {2048, 256}}, &stmt);
+    // One vector per step: 8 or 16 points (AVX2 or AVX-512), never 4 vectors (32 or 64).
+    CHECK_THAT(log, Catch::Contains("shorter than an update's 8-point steps") || Catch::Contains("shorter than an update's 16-point steps"));
+    CHECK_THAT(log, !Catch::Contains("32-point steps") && !Catch::Contains("64-point steps"));
+}

@@ -136,7 +136,13 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
                                  ", which is therefore not split into guarded vectors.";
         note_once(note);
     }
-    int width = s.rvars().empty() ? lanes : lanes * kVectorsPerReductionStep;
+    // Several vectors per reduction step, but one for a Tuple of more than 2 values (a
+    // heuristic): a 2 x 2 matrix fold, 4 u32 values each computed from all 4 of the step before,
+    // ran 3.78 ms at W = 2048, H = 256 in 4 vectors, 1.51 in 2, 0.43 in 1 (Adams2019 0.54), its
+    // state spilled; an argmax's 2 values keep 4 (in 2, 1.9x slower at 512 x 1000; red-team round
+    // 7, apps/results/cpu/redteam7_fixes_2026-11-30/).
+    const int vectors = n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
+    int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
     if (!row || constant_value(row->expr)) {

@@ -14,6 +14,7 @@
 namespace diet {
 
 constexpr int kVectorsPerReductionStep = 4;
+constexpr int kValuesSharingVectors = 2;  // Tuple values beyond which a reduction step takes one vector (update_loops)
 constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
