@@ -13,6 +13,7 @@ import numpy as np
 import halide as hl
 import run_one  # noqa: E402  (uses pipes6 through sys.modules['pipes'])
 
+OUT_DIR = here  # where sched/ is written (run7.py points it at round 7's directory)
 TARGET = hl.Target(os.environ.get("RT6_TARGET", "x86-64-linux-avx-avx2-f16c-fma-sse41"))
 run_one.TARGET = TARGET
 if os.environ.get("DIET_PLUGIN"):
@@ -67,7 +68,7 @@ def main():
         t0 = time.time()
         if sched != "none":
             r = p.auto_schedule(algo, TARGET, hl.MachineParams(2, 1 << 20, 40))
-            with open(os.path.join(here, "sched_avx512" if "avx512" in str(TARGET) else "sched", "%s.%s.txt" % (name, sched)), "w") as f:
+            with open(os.path.join(OUT_DIR, "sched_avx512" if "avx512" in str(TARGET) else "sched", "%s.%s.txt" % (name, sched)), "w") as f:
                 f.write(r.schedule_source)
         res['schedule_s'] = round(time.time() - t0, 2)
         t0 = time.time()

@@ -1,49 +1,5 @@
-"""Schedule one pipeline once (Diet by default), then check many asymmetric IN-RANGE shapes (always including
-every Param at lo and at hi) against the compute_root reference. usage: check_grid7.py <pipeline> [sched] [max_shapes]"""
-import os, sys, itertools
-here = os.path.dirname(os.path.abspath(__file__))
-sys.argv += [] 
-import run7  # sets up pipes7 / run_one
-import numpy as np, halide as hl
-run_one, pipes7 = run7.run_one, run7.pipes7
-
-name = sys.argv[1]; sched = sys.argv[2] if len(sys.argv) > 2 else "Diet"
-maxn = int(sys.argv[3]) if len(sys.argv) > 3 else 80
-spec = pipes7.SPECS[name]
-hl.load_plugin(run_one.PLUGINS[sched.split("@")[0]])
-S, outs, ins, p = run_one.build(spec, sched)
-p.auto_schedule(sched.split("@")[0], run7.TARGET, hl.MachineParams(2, 1 << 20, 40))
-p.compile_jit(run7.TARGET)
-rS, routs, rins, rp = run_one.build(spec, "ref")
-rp.compile_jit(run7.TARGET)
-cands = {}
-for n, (lo, hi) in spec['ranges'].items():
-    vals = [lo, lo + 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 65, hi // 3, hi // 2 + 1, hi - 1, hi]
-    cands[n] = sorted(set(v for v in vals if lo <= v <= hi))
-names = list(cands)
-combos = list(itertools.product(*[cands[n] for n in names]))
-must = [tuple(spec['ranges'][n][0] for n in names), tuple(spec['ranges'][n][1] for n in names)]
-for k in range(len(names)):  # one Param at lo, others at hi and vice versa
-    must.append(tuple(spec['ranges'][n][0] if j == k else spec['ranges'][n][1] for j, n in enumerate(names)))
-    must.append(tuple(spec['ranges'][n][1] if j == k else spec['ranges'][n][0] for j, n in enumerate(names)))
-rng = np.random.default_rng(11)
-rest = [c for c in combos if c not in must]
-if len(rest) + len(must) > maxn:
-    idx = rng.choice(len(rest), max(0, maxn - len(must)), replace=False)
-    rest = [rest[i] for i in sorted(idx)]
-combos = list(dict.fromkeys(must + rest))
-bad = 0
-for c in combos:
-    v = dict(zip(names, c))
-    try:
-        want = run7.realize(rp, rS, rins, spec, v)
-    except Exception as e:
-        print("REFEXC", v, str(e)[:200], flush=True); continue
-    try:
-        got = run7.realize(p, S, ins, spec, v)
-        oks = [run7.compare(g, w, spec['tol']) for g, w in zip(got, want)]
-        if not all(o for o, _ in oks):
-            bad += 1; print("WRONG", v, [m for _, m in oks], flush=True)
-    except Exception as e:
-        bad += 1; print("EXC", v, str(e)[:300], flush=True)
-print("GRID %s %s: %d shapes, %d bad" % (name, sched, len(combos), bad))
+"""usage: check_grid7.py <pipeline> [sched] [max_shapes]: round 6's grid check (../redteam6_2026-11-30/check_grid6.py)
+on this round's pipes7.py, through run7.py."""
+import os, runpy
+import run7  # noqa: F401  (makes run6 and its `pipes6` this round's)
+runpy.run_path(os.path.join(run7.here, "..", "redteam6_2026-11-30", "check_grid6.py"), run_name="__main__")
