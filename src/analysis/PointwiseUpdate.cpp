@@ -29,8 +29,4 @@ bool is_per_point_update(const FuncNode &f, const Definition &def) {
     return !reads.elsewhere;
 }
 
-bool is_pointwise_update(const FuncNode &f, const Definition &def) {
-    return def.schedule().rvars().empty() && is_per_point_update(f, def);
-}
-
 }  // namespace diet

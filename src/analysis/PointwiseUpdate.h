@@ -9,7 +9,6 @@
 
 namespace diet {
 
-bool is_pointwise_update(const FuncNode &f, const Halide::Internal::Definition &def);
 bool is_per_point_update(const FuncNode &f, const Halide::Internal::Definition &def);
 
 }  // namespace diet

@@ -21,6 +21,11 @@ std::vector<int> staged_k_tiles(const MatmulPattern &p, int warp) {
     return out;
 }
 
+// Accumulators per lane that fit under a JIT register cap beside the operands and addresses.
+double accumulators_under_jit_cap(int jit_registers) {
+    return jit_registers / kJitRegistersPerAccumulator;
+}
+
 }  // namespace
 
 bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o) {
@@ -46,10 +51,6 @@ bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
 int staged_registers(const GpuKernel &k, int warp) {
     const int copy_in_flight = k.k_tile * (k.block_cols() + k.block_rows()) / warp;
     return k.reg_x * k.reg_y + copy_in_flight + k.reg_x + k.reg_y + kAddressRegisters;
-}
-
-double accumulators_under_jit_cap(int jit_registers) {
-    return jit_registers / kJitRegistersPerAccumulator;
 }
 
 double staged_tile_fit(int reg_x, int reg_y, int k_tile, int jit_registers) {

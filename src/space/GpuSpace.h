@@ -36,8 +36,6 @@ int staged_registers(const GpuKernel &k, int warp);
 // k_tile staged steps, run under a JIT cap of jit_registers per thread (a factor of at most
 // ~1.05; see the .cpp for what calibrated it).
 double staged_tile_fit(int reg_x, int reg_y, int k_tile, int jit_registers);
-// Accumulators per lane that fit under a JIT register cap beside the operands and addresses.
-double accumulators_under_jit_cap(int jit_registers);
 // Shared memory of one block: both operand tiles, rows padded by one element.
 int64_t staged_shared_bytes(const GpuKernel &k, int elem_bytes);
 // Blocks one SM can hold at once under the register, shared-memory and block limits.

@@ -25,6 +25,10 @@ struct CpuLimits {
     static CpuLimits for_target(const Halide::Target &t, int parallelism, int64_t llc_bytes);
 };
 
+// The register cap per thread Halide 14's CUDA runtime JIT-compiles kernels with unless
+// HL_CUDA_JIT_MAX_REGISTERS says otherwise (Options::cuda_registers defaults to it).
+constexpr int kHalideJitRegisters = 64;
+
 struct GpuLimits {
     int sm_count = 108;
     int max_threads_per_block = 1024;
@@ -37,7 +41,7 @@ struct GpuLimits {
     // The cap the kernels are JIT-compiled with at run time (Options::cuda_registers): Halide 14's
     // CUDA runtime loads the PTX with CU_JIT_MAX_REGISTERS = 64 unless told otherwise, whatever
     // ptxas could allocate offline (registers_per_thread).
-    int jit_registers = 64;
+    int jit_registers = kHalideJitRegisters;
     static GpuLimits for_target(const Halide::Target &t);
 };
 

@@ -115,7 +115,7 @@ struct MatmulExtents {
     // family's smallest shape (every variable at its least value); 0 where unknown.
     int64_t vector_extent_min = 0;
     // GPU: the register cap the kernels run under (GpuLimits::jit_registers), for staged_tile_fit.
-    int gpu_jit_registers = 64;
+    int gpu_jit_registers = kHalideJitRegisters;
 };
 // Some operand that moves with the vectors also moves with the register tile's rows (a batched
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
