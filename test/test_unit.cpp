@@ -9,6 +9,7 @@
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
 #include "analysis/ShapeFamily.h"
+#include "analysis/StridedReads.h"
 #include "analysis/VanishingReads.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
@@ -698,4 +699,21 @@ TEST_CASE("reads a definition names but its simplified form drops are found", "[
     gone(x, y) = select(t < t, t, t - t) + in(x, y);  // simplifies to in(x, y)
     CHECK(diet::reads_vanishing_when_simplified(kept.function().definition()).empty());
     CHECK(diet::reads_vanishing_when_simplified(gone.function().definition()) == std::set<std::string>{"vanish_p"});
+}
+
+// analysis/StridedReads.h: a pure variable in a callee's argument other than its innermost makes
+// a vector along it a gather (the update then takes at most kGatherLanes lanes).
+TEST_CASE("reads that gather along a pure variable are found", "[analysis]") {
+    ImageParam in(UInt(8), 3, "gather_in");
+    Var x("x"), y("y");
+    RDom r(0, 8, "gather_r");
+    Func across("gather_across"), along("gather_along");
+    across(x, y) = cast<uint8_t>(0);
+    across(x, y) = max(across(x, y), in(r, x, y));  // x is the input's dimension 1
+    along(x, y) = cast<uint8_t>(0);
+    along(x, y) = max(along(x, y), in(x, r, y));  // x is the input's innermost dimension
+    CHECK(diet::gathers_along(across.function().update(0), "x"));
+    CHECK(!diet::gathers_along(along.function().update(0), "x"));
+    CHECK(diet::gathers_along(along.function().update(0), "y"));
+    CHECK(!diet::gathers_along(along.function().definition(), "x"));
 }

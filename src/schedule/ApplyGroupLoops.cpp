@@ -2,6 +2,7 @@
 // loops and the run-time sizes that decide them (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
 #include "analysis/PredicateReads.h"
+#include "analysis/StridedReads.h"
 #include "analysis/SymbolicRegion.h"
 
 #include <algorithm>
@@ -136,12 +137,25 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
                                  ", which is therefore not split into guarded vectors.";
         note_once(note);
     }
+    // Loads that gather along dim 0 (analysis/StridedReads.h): vectors of at most kGatherLanes
+    // lanes, and one per step for values narrower than 32 bits (gathered lane by lane: the 16
+    // loads of one vector are as many independent loads as the step needs). Test_fuzz seed
+    // 20282162 (u8, AVX-512) compiled for 168 s with 4 x 64 lanes per step, 16 s with 4 x 16,
+    // 3.8 s with 1 x 16. 32-bit types keep their lanes and steps (8 or 16 lanes x 4).
+    const Halide::Internal::Definition &def = s.index == 0 ? n.func.definition() : n.func.updates()[s.index - 1];
+    const bool gathered = x_pure && lanes > 1 && gathers_along(def, x);
+    const bool narrow_gather = gathered && n.func.output_types()[0].bits() < 32;
+    if (gathered && (lanes > kGatherLanes || narrow_gather)) {
+        lanes = std::min(lanes, kGatherLanes);
+        note_once("Func " + n.name + ": its " + (s.index == 0 ? std::string("definition") : "update") + " gathers along " +
+                  x + ": vectors of " + std::to_string(lanes) + " lanes" + (narrow_gather ? ", one per step." : "."));
+    }
     // Several vectors per reduction step, but one for a Tuple of more than 2 values (a
     // heuristic): a 2 x 2 matrix fold, 4 u32 values each computed from all 4 of the step before,
     // ran 3.78 ms at W = 2048, H = 256 in 4 vectors, 1.51 in 2, 0.43 in 1 (Adams2019 0.54), its
     // state spilled; an argmax's 2 values keep 4 (in 2, 1.9x slower at 512 x 1000; red-team round
     // 7, apps/results/cpu/redteam7_fixes_2026-11-30/).
-    const int vectors = n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
+    const int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
