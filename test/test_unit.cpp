@@ -717,3 +717,28 @@ TEST_CASE("reads that gather along a pure variable are found", "[analysis]") {
     CHECK(diet::gathers_along(along.function().update(0), "y"));
     CHECK(!diet::gathers_along(along.function().definition(), "x"));
 }
+
+// analysis/StridedReads.h steps_across_planes: each reduction step reads a run along x in
+// another plane (vol(x, y, rz)); not a window along the output's own rows (in(x, y + r)), nor a
+// read along the reduction's own innermost dimension.
+TEST_CASE("reductions that step across planes are told from windows and row reductions", "[analysis]") {
+    ImageParam vol(UInt(16), 3, "planes_vol");
+    Var x("x"), y("y");
+    RDom rz(0, 64, "planes_rz");
+    Func mip("planes_mip"), window("planes_window"), rows("planes_rows");
+    mip(x, y) = cast<uint16_t>(0);
+    mip(x, y) = max(mip(x, y), vol(x, y, rz));
+    window(x, y) = cast<uint16_t>(0);
+    window(x, y) = max(window(x, y), vol(x, y + rz, 0));
+    rows(x, y) = cast<uint16_t>(0);
+    rows(x, y) = max(rows(x, y), vol(rz, x, y));
+    const std::vector<std::string> r = {rz.x.name()}, pure = {"x", "y"};
+    CHECK(diet::steps_across_planes(mip.function().update(0), r, pure, "x", "y"));
+    CHECK(!diet::steps_across_planes(window.function().update(0), r, pure, "x", "y"));
+    CHECK(!diet::steps_across_planes(rows.function().update(0), r, pure, "x", "y"));
+    // Rows that select planes: a tile of them inside each step would read that many planes.
+    Func planes_apart("planes_apart");
+    planes_apart(x, y) = cast<uint16_t>(0);
+    planes_apart(x, y) = max(planes_apart(x, y), vol(x, rz, y));
+    CHECK(!diet::steps_across_planes(planes_apart.function().update(0), r, pure, "x", "y"));
+}

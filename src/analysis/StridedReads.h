@@ -10,6 +10,7 @@
 #include "Halide.h"
 
 #include <string>
+#include <vector>
 
 namespace diet {
 
@@ -18,5 +19,16 @@ namespace diet {
 constexpr int kGatherLanes = 16;
 
 bool gathers_along(const Halide::Internal::Definition &def, const std::string &pure_var);
+
+// Whether each step of an update's reduction reads a run along `x`, and rows along `y`, of one
+// plane of its inputs: every read that moves with the reduction variables reads them only in
+// arguments no pure variable reaches, `x` in its innermost argument and `y` in an argument inside
+// (before) every one of those (and at least one read does): `vol(x, y, rz)`. Scanned one vector
+// at a time, such a reduction touches a line of another page at every step (a maximum projection
+// over z); a tile of rows inside each step reads one page. Not a window along the output's rows
+// (`in(x, y + r)`: the reduction variable shares an argument with y), nor a reduction over rows
+// of planes that `y` selects (`in(a, rn, b)` with y = b: rows of a tile would be planes apart).
+bool steps_across_planes(const Halide::Internal::Definition &def, const std::vector<std::string> &rvars,
+                         const std::vector<std::string> &pure_vars, const std::string &x, const std::string &y);
 
 }  // namespace diet

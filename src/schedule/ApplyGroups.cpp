@@ -467,6 +467,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
     // tile rather than predicating it (analysis/ClampedReads.h).
     const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
     if (round_up) tail = TailStrategy::RoundUp;
+    if (!tile_var.empty() && !per_point && g.tile_y > 0) member_tile_rows_ = g.tile_y;
     for (const StageNode &s : m.stages) {
         StageRef st = w_.stage(mf, s.index, s);
         if (row && s.index == 1) {
@@ -507,6 +508,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
         }
         loops(st, 1);
     }
+    member_tile_rows_.reset();
     if (per_point) {
         notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
         return;

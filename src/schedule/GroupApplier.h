@@ -18,6 +18,8 @@ constexpr int kValuesSharingVectors = 2;  // Tuple values beyond which a reducti
 constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
+constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
+constexpr int64_t kPlaneStepsMinPoints = 1 << 18;  // the points such a reduction walks from which it takes them (heuristic: 1 MiB of 4-byte values, an L2)
 constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
 
@@ -57,6 +59,9 @@ private:
     // Set while tiled_root schedules a root whose tile_x is clamped (GroupPlan::tile_x_clamped):
     // the run-time tile width, min(row, tile_x).
     std::optional<SizeExpr> tile_x_factor_;
+    // Set while member() schedules a member computed per tile of a root tiled tile_y rows high:
+    // those rows (what a reduction stepping across planes may run inside each step, update_loops_at).
+    std::optional<int64_t> member_tile_rows_;
 
     // ---- a group's root and members (ApplyGroups.cpp) ----
     std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
@@ -97,8 +102,12 @@ private:
     void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
                       TailStrategy tail = TailStrategy::GuardWithIf);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
+    bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);
+    // Whether update_loops_at runs a tile of rows inside each reduction step (steps_across_planes_here):
+    // decide (and specialize on the rows' run-time extent), or as decided.
+    enum class PlaneRows { decide, inside, outside };
     void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
-                         TailStrategy tail);
+                         TailStrategy tail, PlaneRows plane_rows = PlaneRows::decide);
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void row_lanes(const std::string &r, const FuncNode &n, FuncRef &root, StageRef &st, const StageNode &s, int lanes,
                    bool parallel);
