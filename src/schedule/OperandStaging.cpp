@@ -14,25 +14,30 @@ using StageRef = ScheduleWriter::StageRef;
 namespace {
 
 // The panel copy is a transpose (the source is contiguous along `src_inner`, the panel along
-// `dst_inner`): copy lanes x lanes blocks with both loops vectorized, which Halide lowers to
-// dense loads and shuffles rather than one scalar load per element. With `dst_vectors` > 1 a
-// block spans that many vectors along the destination (unrolled): whole cache lines of it.
-// Returns the block's loops, innermost first (the caller may reorder the outer ones around them).
+// `dst_inner`): blocks of lanes x lanes, each row of the destination one vector (a dense store)
+// gathered from the source, the block's rows a loop. Halide 14 lowers neither way of a transpose
+// to shuffles when the panel's pitch is known only at run time: vectorized both ways (a 256-lane
+// vector on AVX-512) every block stored lane by lane, its guarded tail a 256-lane predicated
+// scatter, and a red-team NT product (both operands reduction-innermost, M, N, K in [1, 192])
+// took LLVM 15-22 s to compile (gathers: 2.1-2.7 s) and ran slower (0.13 -> 0.116 ms at
+// 192 x 192 x 160, 7.5 -> 3.6 us at 7 x 150 x 33; apps/results/cpu/transpose_gathers_2026-12-01/).
+// With `dst_vectors` > 1 a block spans that many vectors along the destination (unrolled): whole
+// cache lines of it. Returns the block's loops, innermost first (the caller may reorder the outer
+// ones around them).
 std::vector<std::string> transpose_in_blocks(ScheduleWriter &w, StageRef &st, const std::string &src_inner,
                                              const std::string &dst_inner, int lanes, int dst_vectors = 1) {
     const std::string src_i = src_inner + "_i", dst_i = dst_inner + "_i";
     w.split(st, dst_inner, dst_inner + "_o", dst_i, lanes * dst_vectors, TailStrategy::GuardWithIf);
     w.split(st, src_inner, src_inner + "_o", src_i, lanes, TailStrategy::GuardWithIf);
-    std::vector<std::string> block = {src_i, dst_i};
+    std::vector<std::string> block = {dst_i, src_i};
     if (dst_vectors > 1) {
         w.split(st, dst_i, dst_inner + "_io", dst_inner + "_ii", lanes, TailStrategy::GuardWithIf);
-        block = {src_i, dst_inner + "_ii", dst_inner + "_io"};
+        block = {dst_inner + "_ii", src_i, dst_inner + "_io"};
     }
     std::vector<std::string> order = block;
     order.insert(order.end(), {src_inner + "_o", dst_inner + "_o"});
     w.reorder(st, order);
     w.vectorize(st, block[0]);
-    w.vectorize(st, block[1]);
     if (dst_vectors > 1) w.unroll(st, block[2]);
     return block;
 }

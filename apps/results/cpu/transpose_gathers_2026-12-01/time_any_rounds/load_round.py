@@ -1,0 +1,26 @@
+"""Shared by grid_any.py and time_any.py: one red-team pipeline of any round, scheduled with Diet
+(DIET_PLUGIN) and JIT-compiled through round 3's harness (run_one.py)."""
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def scheduled(round_dir, name):
+    """(run_one, spec, S, ins, p) for pipeline `name` of the round in `round_dir`."""
+    sys.path.insert(0, os.path.abspath(round_dir))
+    import importlib
+    for mod in ("pipes", "pipes6", "pipes7"):
+        if os.path.exists(os.path.join(round_dir, mod + ".py")):
+            pipes = importlib.import_module(mod)
+            sys.modules["pipes"] = pipes
+            break
+    sys.path.append("/work/main/apps/results/cpu/redteam3_fixes_2026-11-30")
+    import halide as hl
+    import run_one
+    spec = pipes.SPECS[name]
+    hl.load_plugin(run_one.PLUGINS["Diet"])
+    S, outs, ins, p = run_one.build(spec, "Diet")
+    p.auto_schedule("Diet", run_one.TARGET, hl.MachineParams(2, 1 << 20, 40))
+    p.compile_jit(run_one.TARGET)
+    return run_one, spec, S, ins, p
