@@ -1,4 +1,5 @@
 #include "analysis/StridedReads.h"
+#include "analysis/Loads.h"
 
 namespace diet {
 
@@ -7,17 +8,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-struct OuterArgReads : IRVisitor {
-    std::string var;
-    bool found = false;
-    using IRVisitor::visit;
-    void visit(const Call *c) override {
-        IRVisitor::visit(c);
-        if (c->call_type != Call::Image && c->call_type != Call::Halide) return;
-        for (size_t i = 1; i < c->args.size(); i++) found = found || expr_uses_var(c->args[i], var);
-    }
-};
-
 bool uses_any(const Expr &e, const std::vector<std::string> &vars) {
     for (const std::string &v : vars) {
         if (expr_uses_var(e, v)) return true;
@@ -25,50 +15,51 @@ bool uses_any(const Expr &e, const std::vector<std::string> &vars) {
     return false;
 }
 
-struct PlaneSteps : IRVisitor {
-    std::vector<std::string> rvars, pure;
-    std::string x, y;
-    int across = 0;
-    bool other = false;  // a read moving with the reduction some other way
-    using IRVisitor::visit;
-    void visit(const Call *c) override {
-        IRVisitor::visit(c);
-        if ((c->call_type != Call::Image && c->call_type != Call::Halide) || c->args.empty()) return;
-        bool moves = false;
-        for (const Expr &a : c->args) moves = moves || uses_any(a, rvars);
-        if (!moves) return;
-        bool ok = expr_uses_var(c->args[0], x) && !uses_any(c->args[0], rvars);
-        size_t y_arg = 0;  // the first argument after the innermost that reads y (0: none)
-        for (size_t i = 1; i < c->args.size(); i++) {
-            if (!y_arg && expr_uses_var(c->args[i], y)) y_arg = i;
-            if (!uses_any(c->args[i], rvars)) continue;
-            if (uses_any(c->args[i], pure) || !y_arg) ok = false;
-        }
-        if (ok) across++;
-        else other = true;
+bool any_arg_uses(const Call *c, const std::vector<std::string> &vars) {
+    for (const Expr &a : c->args) {
+        if (uses_any(a, vars)) return true;
     }
-};
+    return false;
+}
 
 }  // namespace
 
 bool steps_across_planes(const Definition &def, const std::vector<std::string> &rvars, const std::vector<std::string> &pure_vars,
                          const std::string &x, const std::string &y) {
     if (rvars.empty()) return false;
-    PlaneSteps v;
-    v.y = y;
-    v.rvars = rvars;
-    v.pure = pure_vars;
-    v.x = x;
-    for (const Expr &e : def.values()) substitute_in_all_lets(e).accept(&v);
-    return v.across > 0 && !v.other;
+    int across = 0;
+    for (const Expr &value : def.values()) {
+        const Expr expanded = substitute_in_all_lets(value);
+        for (const Call *c : loads_in(expanded)) {
+            if (c->args.empty() || !any_arg_uses(c, rvars)) continue;
+            // x innermost, y in an argument before every one the reduction reaches, which no
+            // pure variable reaches.
+            bool ok = expr_uses_var(c->args[0], x) && !uses_any(c->args[0], rvars);
+            size_t y_arg = 0;
+            for (size_t i = 1; i < c->args.size(); i++) {
+                if (!y_arg && expr_uses_var(c->args[i], y)) y_arg = i;
+                if (!uses_any(c->args[i], rvars)) continue;
+                if (uses_any(c->args[i], pure_vars) || !y_arg) ok = false;
+            }
+            if (!ok) return false;  // a read moving with the reduction some other way
+            across++;
+        }
+    }
+    return across > 0;
 }
 
 bool gathers_along(const Definition &def, const std::string &pure_var) {
-    OuterArgReads v;
-    v.var = pure_var;
-    for (const Expr &e : def.values()) substitute_in_all_lets(e).accept(&v);
-    for (const Expr &e : def.args()) substitute_in_all_lets(e).accept(&v);
-    return v.found;
+    std::vector<Expr> exprs = def.values();
+    exprs.insert(exprs.end(), def.args().begin(), def.args().end());
+    for (const Expr &e : exprs) {
+        const Expr expanded = substitute_in_all_lets(e);
+        for (const Call *c : loads_in(expanded)) {
+            for (size_t i = 1; i < c->args.size(); i++) {
+                if (expr_uses_var(c->args[i], pure_var)) return true;
+            }
+        }
+    }
+    return false;
 }
 
 }  // namespace diet

@@ -9,7 +9,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 def scheduled(round_dir, name):
     """(run_one, spec, S, ins, p) for pipeline `name` of the round in `round_dir`."""
     sys.path.insert(0, os.path.abspath(round_dir))
-    import pipes  # noqa: F401  (the round's own: run_one reuses it)
+    # The round's own pipelines (run_one reuses them as `pipes`): pipes.py, or rounds 6 and 7's
+    # pipes6.py / pipes7.py.
+    import importlib
+    for mod in ("pipes", "pipes6", "pipes7"):
+        if os.path.exists(os.path.join(round_dir, mod + ".py")):
+            pipes = importlib.import_module(mod)
+            sys.modules["pipes"] = pipes
+            break
     sys.path.append(os.path.join(here, "..", "redteam3_fixes_2026-11-30"))
     import halide as hl
     import run_one
