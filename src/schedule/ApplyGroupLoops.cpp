@@ -200,9 +200,9 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     // below, the lines stay in cache and the register accumulators win: a 256 x 3 x 64 projection
     // ran 2x slower with its accumulators in memory, 33 x 33 x 9 7% slower); under a
     // specialization where either is known only at run time.
+    const auto y = std::find_if(pure.begin(), pure.end(), [&](const std::string &p) { return p != x; });
     if (plane_rows_mode == PlaneRows::decide) {
         plane_rows_mode = PlaneRows::outside;
-        const auto y = std::find_if(pure.begin(), pure.end(), [&](const std::string &p) { return p != x; });
         // (The sizes only once the reduction qualifies: spelling a run-time size declares its
         // parameters in the emitted source.)
         // A member's rows are its root's tile's (member_tile_rows_; none known: not a candidate).
@@ -248,11 +248,12 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     // (one page) rather than one run per plane (a 64 x 256 x 256 u16 maximum projection:
     // 0.11 ms instead of 0.27, apps/results/cpu/plane_steps_2026-12-01/).
     std::string plane_rows;
-    if (plane_rows_mode == PlaneRows::inside && outer.size() >= 2) {
-        plane_rows = outer[1];
+    const auto rows_loop = y == pure.end() ? outer.end() : std::find(outer.begin(), outer.end(), *y);
+    if (plane_rows_mode == PlaneRows::inside && rows_loop != outer.end()) {
+        plane_rows = *y;
         w_.split(st, plane_rows, plane_rows + "_ro", plane_rows + "_ri", kRowsInsidePlaneSteps, TailStrategy::GuardWithIf);
         order.push_back(plane_rows + "_ri");
-        outer[1] = plane_rows + "_ro";
+        *rows_loop = plane_rows + "_ro";
         note_once("Func " + n.name + ": its reduction steps across planes: " + std::to_string(kRowsInsidePlaneSteps) +
                   " rows of its vectors inside each step.");
     }
