@@ -8,16 +8,15 @@ using namespace Halide::Internal;
 
 namespace {
 
-bool uses_any(const Expr &e, const std::vector<std::string> &vars) {
-    for (const std::string &v : vars) {
-        if (expr_uses_var(e, v)) return true;
-    }
-    return false;
+Scope<> scope_of(const std::vector<std::string> &vars) {
+    Scope<> s;
+    for (const std::string &v : vars) s.push(v);
+    return s;
 }
 
-bool any_arg_uses(const Call *c, const std::vector<std::string> &vars) {
+bool any_arg_uses(const Call *c, const Scope<> &vars) {
     for (const Expr &a : c->args) {
-        if (uses_any(a, vars)) return true;
+        if (expr_uses_vars(a, vars)) return true;
     }
     return false;
 }
@@ -27,19 +26,20 @@ bool any_arg_uses(const Call *c, const std::vector<std::string> &vars) {
 bool steps_across_planes(const Definition &def, const std::vector<std::string> &rvars, const std::vector<std::string> &pure_vars,
                          const std::string &x, const std::string &y) {
     if (rvars.empty()) return false;
+    const Scope<> reduction = scope_of(rvars), pure = scope_of(pure_vars);
     int across = 0;
     for (const Expr &value : def.values()) {
         const Expr expanded = substitute_in_all_lets(value);
         for (const Call *c : loads_in(expanded)) {
-            if (c->args.empty() || !any_arg_uses(c, rvars)) continue;
+            if (c->args.empty() || !any_arg_uses(c, reduction)) continue;
             // x innermost, y in an argument before every one the reduction reaches, which no
             // pure variable reaches.
-            bool ok = expr_uses_var(c->args[0], x) && !uses_any(c->args[0], rvars);
+            bool ok = expr_uses_var(c->args[0], x) && !expr_uses_vars(c->args[0], reduction);
             size_t y_arg = 0;
             for (size_t i = 1; i < c->args.size(); i++) {
                 if (!y_arg && expr_uses_var(c->args[i], y)) y_arg = i;
-                if (!uses_any(c->args[i], rvars)) continue;
-                if (uses_any(c->args[i], pure_vars) || !y_arg) ok = false;
+                if (!expr_uses_vars(c->args[i], reduction)) continue;
+                if (expr_uses_vars(c->args[i], pure) || !y_arg) ok = false;
             }
             if (!ok) return false;  // a read moving with the reduction some other way
             across++;

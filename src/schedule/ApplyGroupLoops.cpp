@@ -195,40 +195,10 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     const std::string x = n.func.args()[0];
     std::vector<std::string> order;
     const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-    // A reduction stepping across planes (steps_across_planes_here) runs a tile of rows inside each
-    // step where the rows fill it and the steps walk more points than stay cached (a heuristic:
-    // below, the lines stay in cache and the register accumulators win: a 256 x 3 x 64 projection
-    // ran 2x slower with its accumulators in memory, 33 x 33 x 9 7% slower); under a
-    // specialization where either is known only at run time.
     const auto y = std::find_if(pure.begin(), pure.end(), [&](const std::string &p) { return p != x; });
     if (plane_rows_mode == PlaneRows::decide) {
-        plane_rows_mode = PlaneRows::outside;
-        // (The sizes only once the reduction qualifies: spelling a run-time size declares its
-        // parameters in the emitted source.)
-        // A member's rows are its root's tile's (member_tile_rows_; none known: not a candidate).
-        const bool qualifies = (parallel || member_tile_rows_) && x_pure && lanes > 1 && y != pure.end() &&
-                               steps_across_planes_here(s, n, *y);
-        const std::optional<SizeExpr> rows = !qualifies         ? std::nullopt
-                                             : member_tile_rows_ ? std::optional<SizeExpr>(size_constant(*member_tile_rows_))
-                                                                 : extent_of(n, dim_of(n, *y));
-        const std::optional<SizeExpr> points = qualifies ? stage_points(n, s.index, 1) : std::nullopt;
-        if (rows && points) {
-            const std::optional<int64_t> const_rows = constant_value(rows->expr), const_points = constant_value(points->expr);
-            std::vector<Condition> conditions;
-            if (!const_rows) conditions.push_back(w_.at_least(*rows, kRowsInsidePlaneSteps));
-            if (!const_points) conditions.push_back(w_.at_least(*points, kPlaneStepsMinPoints));
-            if ((const_rows && *const_rows < kRowsInsidePlaneSteps) || (const_points && *const_points < kPlaneStepsMinPoints)) {
-                // too few rows or points at every shape: as before
-            } else if (conditions.empty()) {
-                plane_rows_mode = PlaneRows::inside;
-            } else {
-                const Condition fills = conditions.size() == 1 ? conditions[0] : w_.all_of(conditions);
-                if (!w_.specialized_on(st, fills)) {
-                    StageRef many = w_.specialize(st, fills);
-                    update_loops_at(many, s, n, lanes, width, parallel, tail, PlaneRows::inside);
-                }
-            }
-        }
+        plane_rows_mode = x_pure && lanes > 1 && y != pure.end() ? decide_plane_rows(st, s, n, *y, lanes, width, parallel, tail)
+                                                                 : PlaneRows::outside;
     }
     // Each step of the reduction loops works on several vectors of a row (`width` points): a
     // scan down the columns of a row-major buffer walks one page per row, so a step should use
@@ -247,13 +217,12 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     // rows inside the reduction loops, so that each step reads that many runs of the same plane
     // (one page) rather than one run per plane (a 64 x 256 x 256 u16 maximum projection:
     // 0.11 ms instead of 0.27, apps/results/cpu/plane_steps_2026-12-01/).
-    std::string plane_rows;
     const auto rows_loop = y == pure.end() ? outer.end() : std::find(outer.begin(), outer.end(), *y);
-    if (plane_rows_mode == PlaneRows::inside && rows_loop != outer.end()) {
-        plane_rows = *y;
-        w_.split(st, plane_rows, plane_rows + "_ro", plane_rows + "_ri", kRowsInsidePlaneSteps, TailStrategy::GuardWithIf);
-        order.push_back(plane_rows + "_ri");
-        *rows_loop = plane_rows + "_ro";
+    const bool rows_inside = plane_rows_mode == PlaneRows::inside && rows_loop != outer.end();
+    if (rows_inside) {
+        w_.split(st, *y, *y + "_ro", *y + "_ri", kRowsInsidePlaneSteps, TailStrategy::GuardWithIf);
+        order.push_back(*y + "_ri");
+        *rows_loop = *y + "_ro";
         note_once("Func " + n.name + ": its reduction steps across planes: " + std::to_string(kRowsInsidePlaneSteps) +
                   " rows of its vectors inside each step.");
     }
@@ -273,7 +242,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     }
     order.insert(order.end(), outer.begin(), outer.end());
     w_.reorder(st, order);
-    if (plane_rows.empty()) unroll_short_window(st, s, n);
+    if (!rows_inside) unroll_short_window(st, s, n);
     if (!parallel) return;
     // Nothing is computed inside these loops (members are computed in the last stage's tiles):
     // several fused iterations may make one task, on an output (see pure_loops).
@@ -282,7 +251,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         iterations = size_constant(1);
         for (const std::string &p : outer) {
             const int d = dim_of(n, p);
-            const int rows_d = plane_rows.empty() || p != plane_rows + "_ro" ? -1 : dim_of(n, plane_rows);
+            const int rows_d = rows_inside && p == *y + "_ro" ? dim_of(n, *y) : -1;
             iterations = times(iterations, p == x + "_vo"   ? ceil_div_opt(extent_of(n, 0), width)
                                            : rows_d >= 0    ? ceil_div_opt(extent_of(n, rows_d), kRowsInsidePlaneSteps)
                                            : d >= 0         ? extent_of(n, d)
@@ -290,6 +259,37 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         }
     }
     parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1), iterations);
+}
+
+// Whether a reduction stepping across planes along rows `y` (steps_across_planes_here) runs a tile
+// of rows inside each step: where the rows fill it and the steps walk more points than stay
+// cached (a heuristic: below, the lines stay in cache and the register accumulators win: a
+// 256 x 3 x 64 projection ran 2x slower with its accumulators in memory, 33 x 33 x 9 7% slower).
+// Where either is known only at run time, a specialization of `st` takes the tile (scheduled
+// here) and `st` itself does not. A member's rows are its root's tile's (member_tile_rows_; none
+// known: not a candidate). The sizes are spelled only once the reduction qualifies: spelling a
+// run-time size declares its parameters in the emitted source.
+GroupApplier::PlaneRows GroupApplier::decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y,
+                                                        int lanes, int width, bool parallel, TailStrategy tail) {
+    if (!(parallel || member_tile_rows_) || !steps_across_planes_here(s, n, y)) return PlaneRows::outside;
+    const std::optional<SizeExpr> rows =
+        member_tile_rows_ ? std::optional<SizeExpr>(size_constant(*member_tile_rows_)) : extent_of(n, dim_of(n, y));
+    const std::optional<SizeExpr> points = stage_points(n, s.index, 1);
+    if (!rows || !points) return PlaneRows::outside;
+    const std::optional<int64_t> const_rows = constant_value(rows->expr), const_points = constant_value(points->expr);
+    if ((const_rows && *const_rows < kRowsInsidePlaneSteps) || (const_points && *const_points < kPlaneStepsMinPoints)) {
+        return PlaneRows::outside;
+    }
+    std::vector<Condition> conditions;
+    if (!const_rows) conditions.push_back(w_.at_least(*rows, kRowsInsidePlaneSteps));
+    if (!const_points) conditions.push_back(w_.at_least(*points, kPlaneStepsMinPoints));
+    if (conditions.empty()) return PlaneRows::inside;
+    const Condition fills = conditions.size() == 1 ? conditions[0] : w_.all_of(conditions);
+    if (!w_.specialized_on(st, fills)) {
+        StageRef many = w_.specialize(st, fills);
+        update_loops_at(many, s, n, lanes, width, parallel, tail, PlaneRows::inside);
+    }
+    return PlaneRows::outside;
 }
 
 // An update of one point per step (its left-hand side the pure variables) and at most

@@ -106,6 +106,8 @@ private:
     // Whether update_loops_at runs a tile of rows inside each reduction step (steps_across_planes_here):
     // decide (and specialize on the rows' run-time extent), or as decided.
     enum class PlaneRows { decide, inside, outside };
+    PlaneRows decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y, int lanes, int width,
+                                bool parallel, TailStrategy tail);
     void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,
                          TailStrategy tail, PlaneRows plane_rows = PlaneRows::decide);
     void update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);

@@ -5,6 +5,7 @@
 // softmax, layer norm) while dim 0 of the root is an outer dimension there, vectorize the
 // reduction into per-lane partial results instead of dim 0 (which would gather one element per
 // lane and, at short rows, scalarize its guarded vector tail).
+#include "analysis/Loads.h"
 #include "space/rules/RuleContext.h"
 
 #include <algorithm>
@@ -83,22 +84,6 @@ Expr with_inlined_funcs(const RuleContext &cx, const Expr &e) {
     return m.mutate(e);
 }
 
-// The calls to Funcs and input buffers in `e`, other than to `self`.
-std::vector<const Call *> loads_of(const Expr &e, const std::string &self) {
-    struct Calls : IRVisitor {
-        std::string self;
-        std::vector<const Call *> calls;
-        using IRVisitor::visit;
-        void visit(const Call *c) override {
-            if ((c->call_type == Call::Halide || c->call_type == Call::Image) && c->name != self) calls.push_back(c);
-            IRVisitor::visit(c);
-        }
-    } v;
-    v.self = self;
-    e.accept(&v);
-    return v.calls;
-}
-
 }  // namespace
 
 // Whether a Func is one reduction (its first update) possibly followed by pointwise updates (a
@@ -132,7 +117,9 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
         // CSE), and a load at `t0 = n + r` would read as invariant over the reduction (a complex
         // FIR, `xr(n + r)`, took the taps into vector lanes: 2.8-4.9x slower than vectors along n).
         values.push_back(with_inlined_funcs(cx, substitute_in_all_lets(v)));
-        for (const Call *c : loads_of(values.back(), n.name)) loads.push_back(c);
+        for (const Call *c : loads_in(values.back())) {
+            if (c->name != n.name) loads.push_back(c);
+        }
     }
     int along_rows = 0;
     for (const Call *c : loads) {

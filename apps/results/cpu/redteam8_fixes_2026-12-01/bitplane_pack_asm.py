@@ -1,0 +1,10 @@
+import halide as hl
+U8, U16 = hl.UInt(8), hl.UInt(16)
+target = hl.Target("x86-64-linux-avx-avx2-f16c-fma-sse41-no_runtime")
+inp = hl.ImageParam(U16, 2, "inp"); pli = hl.ImageParam(U8, 3, "pli")
+x, y = hl.Var("x"), hl.Var("y")
+r = hl.RDom([hl.Range(0, 16)], "r")
+pk = hl.Func("pk"); pk[x, y] = hl.u16(0); pk[x, y] = pk[x, y] | (hl.u16(pli[x, y, r]) << hl.u16(15 - r))
+xo, xi = hl.Var("xo"), hl.Var("xi")
+pk.update(0).split(x, xo, xi, 64, hl.TailStrategy.GuardWithIf).vectorize(xi).reorder(xi, r.x, xo, y)
+pk.compile_to_assembly("/tmp/s20/bp64.s", [pli], "bp64", target)
