@@ -858,3 +858,97 @@ TEST_CASE("a fold along each row vectorized across the rows takes one vector per
     CHECK_THAT(log, Catch::Contains("shorter than an update's 8-point steps") || Catch::Contains("shorter than an update's 16-point steps"));
     CHECK_THAT(log, !Catch::Contains("32-point steps") && !Catch::Contains("64-point steps"));
 }
+
+// A bit-plane pack (red-team round 8): out(x, y) |= u16(planes(x, y, r)) << (15 - r) over 16
+// uint8 planes. The last step of a row, guarded, ran lane by lane (AVX2, 16-bit lanes): in
+// 64-point steps 4x slower than in 16-point ones at 800 x 600, alike at 768 x 600; and with 8
+// rows inside each step (the planes' runs) a parallel task per vector and band tested the
+// vector's guard and counted the band's rows in every iteration, 2x slower than bands as the
+// tasks (apps/results/cpu/step_lanes_2026-12-01/).
+TEST_CASE("an 8-bit plane stack packed into 16-bit words takes wide steps over whole rows only, a band of rows per task", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 800, 800), H = shape_var("H", 1, 600, 600);
+            ImageParam planes(UInt(8), 3, "planes");
+            Var x("x"), y("y");
+            RDom r(0, 16, "r");
+            Func pk("pack");
+            pk(x, y) = cast<uint16_t>(0);
+            pk(x, y) = pk(x, y) | (cast<uint16_t>(planes(x, y, r)) << cast<uint16_t>(15 - r));
+            planes.set_estimates({{0, W}, {0, H}, {0, 16}});
+            pk.set_estimates({{0, W}, {0, H}});
+            return Built{pk, {planes}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 16}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        // Rows of whole steps (256, 768) and not, bands enough (x 90: 12 bands of 8 rows) and
+        // too few (x 30: 4), steps walking too few points for rows inside (101 x 76).
+        {{1, 1}, {7, 3}, {101, 76}, {200, 90}, {256, 90}, {800, 30}, {768, 61}, {803, 61}}, nullptr, &source,
+        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    CHECK_THAT(log, Catch::Contains("update steps only where its rows are a multiple of them, one vector per step elsewhere"));
+    CHECK_THAT(log, Catch::Contains("8 rows of its vectors inside each step"));
+    INFO(source);
+    CHECK(source.find(".parallel(y_ro)") != std::string::npos);
+    CHECK(source.find(" % 64 == 0") != std::string::npos);
+}
+
+// The same pack for AVX-512, whose masked 16-bit loads and stores keep the steps wide at every
+// row (one vector per step made a disk erosion 1.3-3.2x slower there): no whole-steps condition.
+TEST_CASE("with masked 8- and 16-bit lanes the plane pack keeps its wide steps at every row", "[styles]") {
+    const Target avx512("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    if (!diet::runnable_host_target().has_feature(Target::AVX512_Skylake)) {
+        WARN("skipped: this CPU runs no AVX-512 (Skylake) code");
+        return;
+    }
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 800, 800), H = shape_var("H", 1, 600, 600);
+            ImageParam planes(UInt(8), 3, "planes");
+            Var x("x"), y("y");
+            RDom r(0, 16, "r");
+            Func pk("pack");
+            pk(x, y) = cast<uint16_t>(0);
+            pk(x, y) = pk(x, y) | (cast<uint16_t>(planes(x, y, r)) << cast<uint16_t>(15 - r));
+            planes.set_estimates({{0, W}, {0, H}, {0, 16}});
+            pk.set_estimates({{0, W}, {0, H}});
+            return Built{pk, {planes}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 16}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {101, 76}, {200, 90}, {803, 61}}, nullptr, nullptr, avx512);
+    CHECK_THAT(log, Catch::Contains("shorter than an update's 128-point steps"));
+    CHECK_THAT(log, !Catch::Contains("update steps only where its rows are a multiple of them"));
+}
+
+// A grey opening by a disk of run-time radius R (red-team round 7): the erosion, an RDom over
+// (-R..R)^2 with where(rx^2 + ry^2 <= R^2) on a repeat_edge image, computed at root with update
+// loops, then the dilation as the output. On AVX2 the erosion's last 128-point step of each row
+// was guarded, its 8-bit loads and stores run lane by lane: rounded up instead (it reads the
+// input only clamped), the opening ran 2-3x faster at 65 x 49 to 512 x 384
+// (apps/results/cpu/step_lanes_2026-12-01/).
+TEST_CASE("an 8-bit root's update loops reading inputs clamped round their last steps up on AVX2", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 384, 384), R = shape_var("R", 0, 5, 5);
+            ImageParam in(UInt(8), 2, "disk_in");
+            Var x("x"), y("y");
+            Func e = BoundaryConditions::repeat_edge(in);
+            RDom r(-R, 2 * R + 1, -R, 2 * R + 1, "rd");
+            r.where(r.x * r.x + r.y * r.y <= R * R);
+            Func ero("disk_erode"), dil("disk_open");
+            ero(x, y) = cast<uint8_t>(255);
+            ero(x, y) = min(ero(x, y), e(x + r.x, y + r.y));
+            RDom r2(-R, 2 * R + 1, -R, 2 * R + 1, "rd2");
+            r2.where(r2.x * r2.x + r2.y * r2.y <= R * R);
+            dil(x, y) = cast<uint8_t>(0);
+            dil(x, y) = max(dil(x, y), ero(x + r2.x, y + r2.y));
+            in.set_estimates({{0, W}, {0, H}});
+            dil.set_estimates({{0, W}, {0, H}});
+            return Built{dil, {in}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1, 0}, {3, 2, 1}, {65, 49, 1}, {100, 80, 2}, {509, 30, 3}, {512, 41, 5}}, nullptr, &source,
+        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    CHECK_THAT(log, Catch::Contains("Func disk_erode: its update's last vectors rounded up (reads inputs clamped)"));
+    CHECK(std::regex_search(source, std::regex(R"(disk_erode\.update\(0\)\.split\(x, x_vo, x_vi, [0-9]+, TailStrategy::RoundUp\))")));
+}

@@ -1,6 +1,7 @@
 // A stage group's loop nests: update loops, row reductions in vector lanes, rfactor, parallel
 // loops and the run-time sizes that decide them (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
+#include "analysis/ClampedReads.h"
 #include "analysis/PredicateReads.h"
 #include "analysis/StridedReads.h"
 #include "analysis/SymbolicRegion.h"
@@ -13,11 +14,15 @@ using namespace Halide;
 using FuncRef = GroupApplier::FuncRef;
 using StageRef = GroupApplier::StageRef;
 
-int GroupApplier::lanes_of(const FuncNode &n) const {
-    // The plan's lanes are the root's; a member of another type gets its own.
+int GroupApplier::value_bits(const FuncNode &n) {
     int bits = 8;
     for (const Type &t : n.func.output_types()) bits = std::max(bits, t.bits());
-    return std::max(1, vector_bits_ / bits);
+    return bits;
+}
+
+int GroupApplier::lanes_of(const FuncNode &n) const {
+    // The plan's lanes are the root's; a member of another type gets its own.
+    return std::max(1, vector_bits_ / value_bits(n));
 }
 
 void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
@@ -159,7 +164,13 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
-    if (!row || constant_value(row->expr)) {
+    // Several vectors per guarded step of values narrower than 32 bits, on a target without
+    // masked loads and stores of such lanes, only over rows a multiple of the step
+    // (whole_steps_only); elsewhere one vector per step.
+    const bool whole_steps = width > lanes && value_bits(n) < 32 && !masked_narrow_lanes_ && tail != TailStrategy::RoundUp;
+    const std::optional<int64_t> known_row = row ? constant_value(row->expr) : std::nullopt;
+    if (whole_steps && known_row && *known_row % width != 0) width = lanes;
+    if (!row || known_row) {
         update_loops_at(st, s, n, lanes, width, parallel, tail);
         return;
     }
@@ -167,8 +178,11 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
     // scalar code (probe 13). Where dim 0 holds fewer, one vector or a quarter of one (guarded:
     // an update takes no ShiftInwards), and scalar code below.
-    StageRef wide = w_.specialize(st, w_.at_least(*row, width));
+    StageRef wide = w_.specialize(st, whole_steps ? whole_steps_only(*row, width) : w_.at_least(*row, width));
     update_loops_at(wide, s, n, lanes, width, parallel, tail);
+    if (whole_steps) {
+        note_once("Func " + n.name + ": its " + std::to_string(width) + "-point update steps only where its rows are a multiple of them, one vector per step elsewhere.");
+    }
     for (int l : {lanes, lanes / 4}) {
         if (l >= width || l < kNarrowestVector) continue;
         // A row of 16 T + 1 points holds 16 and 4 alike (both T >= 1): one specialization to
@@ -182,6 +196,18 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
                              std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
     note_once(note);
+}
+
+// Where an update's steps of several vectors of values narrower than 32 bits run: rows a whole
+// number of steps. The last step of any other row is guarded, its loads and stores predicated,
+// which Halide 14 / LLVM run lane by lane for 8- and 16-bit lanes on AVX2: a 16-plane bit pack
+// at 800 x 600 ran 4x slower in 64-point steps than in 16-point ones (768 wide: alike), a disk
+// erosion at 500 x 384 7.2 ms in 128-point steps and 5.4 in 32-point ones, where 512 wide the
+// 128-point steps win: the steps' where() test is paid once per step. 32-bit lanes have masked
+// loads and stores, and 8- and 16-bit ones with AVX-512BW: there the erosion ran 1.3-3.2x
+// slower in one vector per step (apps/results/cpu/step_lanes_2026-12-01/).
+Condition GroupApplier::whole_steps_only(const SizeExpr &row, int width) {
+    return w_.all_of({w_.at_least(row, width), w_.multiple_of(row, width)});
 }
 
 // update_loops' directives, dim 0 in vectors of `lanes` lanes, `width` points per step.
@@ -244,6 +270,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     w_.reorder(st, order);
     if (!rows_inside) unroll_short_window(st, s, n);
     if (!parallel) return;
+    if (rows_inside && banded_tasks(st, s, n, outer, x + "_vo", *y)) return;
     // Nothing is computed inside these loops (members are computed in the last stage's tiles):
     // several fused iterations may make one task, on an output (see pure_loops).
     std::optional<SizeExpr> iterations;
@@ -259,6 +286,32 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         }
     }
     parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1), iterations);
+}
+
+// Rows inside the steps (update_loops_at): where there are bands of them enough to feed the
+// cores, the bands (fused with any outer loops) are the parallel loop and each task walks its
+// band's vectors `x_vo`. Halide then partitions the band's loops: the steady state's bands have a
+// constant trip count (the rows' loop unrolled by LLVM) and no vector guard. Fused with the
+// vectors, every iteration computed its count of rows and tested its vector's guard: a bit-plane
+// pack at 800 x 600 ran 0.47 ms so, 0.26 banded (apps/results/cpu/step_lanes_2026-12-01/). A
+// specialization of `st` (its loops so far), scheduled here in full; where the bands are a
+// constant count, enough, `st` itself (returns true: nothing left to the caller).
+bool GroupApplier::banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
+                                const std::string &x_vo, const std::string &y) {
+    if (outer.size() < 2 || outer[0] != x_vo) return false;
+    const std::optional<SizeExpr> bands = ceil_div_opt(extent_of(n, dim_of(n, y)), kRowsInsidePlaneSteps);
+    if (!bands) return false;
+    const std::optional<int64_t> known = constant_value(bands->expr);
+    if (known && *known < kBandsEnough) return false;
+    const std::vector<std::string> band_loops(outer.begin() + 1, outer.end());
+    const std::string base = n.name + "_b" + std::to_string(s.index);
+    if (known) {
+        parallel_fused(st, band_loops, base, stage_points(n, s.index, 1));
+        return true;
+    }
+    StageRef banded = w_.specialize(st, w_.at_least(*bands, kBandsEnough));
+    parallel_fused(banded, band_loops, base, stage_points(n, s.index, 1));
+    return false;
 }
 
 // Whether a reduction stepping across planes along rows `y` (steps_across_planes_here) runs a tile
@@ -341,8 +394,24 @@ void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &r
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
         else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);
-        else update_loops(st, s, n, g.vector_lanes, true);
+        else {
+            const TailStrategy tail = update_tail(n);
+            if (tail == TailStrategy::RoundUp) note_once("Func " + n.name + ": its update's last vectors rounded up (reads inputs clamped).");
+            update_loops(st, s, n, g.vector_lanes, true, 0, tail);
+        }
     }
+}
+
+// The tail of a root's update loops: guarded, but rounded up for values narrower than 32 bits
+// on a target without masked loads and stores of such lanes where the root is no output and
+// reads the inputs only clamped (its region grows by less than a step; its reads stay in
+// range). A guarded step predicates its loads and stores, which Halide 14 / LLVM then run lane
+// by lane (whole_steps_only): a disk erosion's intermediate, 522 points wide in 128-point steps
+// (apps/results/cpu/step_lanes_2026-12-01/). 32-bit lanes keep their guards (masked loads and
+// stores; rounding up would add up to a step of work per row).
+Halide::TailStrategy GroupApplier::update_tail(const FuncNode &n) const {
+    const bool round_up = value_bits(n) < 32 && !masked_narrow_lanes_ && !n.is_output && reads_inputs_clamped(dag_, n.name);
+    return round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
 }
 
 // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable

@@ -609,9 +609,10 @@ std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref
 }
 
 std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
-                                     const FuncRefLookup &ref, int vector_bits) {
+                                     const FuncRefLookup &ref, int vector_bits, bool masked_narrow_lanes) {
     GroupApplier a(dag, w, ref);
     a.vector_bits_ = vector_bits;
+    a.masked_narrow_lanes_ = masked_narrow_lanes;
     return a.apply(g);
 }
 

@@ -19,6 +19,7 @@ constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, 
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
+constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
 constexpr int64_t kPlaneStepsMinPoints = 1 << 18;  // the points such a reduction walks from which it takes them (heuristic: 1 MiB of 4-byte values, an L2)
 constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
@@ -35,6 +36,7 @@ public:
     std::vector<std::string> apply(const GroupPlan &g);
 
     int vector_bits_ = 128;
+    bool masked_narrow_lanes_ = false;  // CpuLimits::masked_narrow_lanes
 
 private:
     const FunctionDAG &dag_;
@@ -86,6 +88,7 @@ private:
 
     // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
     int lanes_of(const FuncNode &n) const;
+    static int value_bits(const FuncNode &n);  // its widest value's bits
     void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
                     TailStrategy tail = TailStrategy::GuardWithIf);
     void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order);
@@ -106,6 +109,10 @@ private:
     // Whether update_loops_at runs a tile of rows inside each reduction step (steps_across_planes_here):
     // decide (and specialize on the rows' run-time extent), or as decided.
     enum class PlaneRows { decide, inside, outside };
+    Condition whole_steps_only(const SizeExpr &row, int width);
+    TailStrategy update_tail(const FuncNode &n) const;
+    bool banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
+                      const std::string &x_vo, const std::string &y);
     PlaneRows decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y, int lanes, int width,
                                 bool parallel, TailStrategy tail);
     void update_loops_at(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int width, bool parallel,

@@ -25,6 +25,8 @@ CpuLimits CpuLimits::for_target(const Target &t, int parallelism, int64_t llc_by
         c.vector_bits = 128;
         c.vector_registers = t.bits == 64 ? 32 : 16;
     }
+    c.masked_narrow_lanes = t.arch == Target::X86 && (t.has_feature(Target::AVX512_Skylake) || t.has_feature(Target::AVX512_Cannonlake) ||
+                                                      t.has_feature(Target::AVX512_SapphireRapids));
     c.dot_product_8bit = t.has_feature(Target::AVX512_SapphireRapids) ||
                          (t.arch == Target::ARM && t.has_feature(Target::ARMDotProd));
     c.cores = std::max(1, parallelism);

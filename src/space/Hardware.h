@@ -20,6 +20,9 @@ struct CpuLimits {
     // Halide 14 emits only under avx512_sapphirerapids; ARM's udot/sdot under arm_dot_prod).
     // Without it, 8-bit operands are summed in pairs of 16-bit products (vpmaddwd).
     bool dot_product_8bit = false;
+    // Masked loads and stores of 8- and 16-bit lanes (AVX-512BW). Without them (AVX2, NEON) Halide
+    // 14 / LLVM run a guarded vector of such lanes lane by lane (schedule/ApplyGroupLoops.cpp).
+    bool masked_narrow_lanes = false;
 
     int lanes(const Halide::Type &t) const { return std::max(1, vector_bits / t.bits()); }
     static CpuLimits for_target(const Halide::Target &t, int parallelism, int64_t llc_bytes);
