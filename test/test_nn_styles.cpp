@@ -205,3 +205,34 @@ TEST_CASE("a batch the weights are shared across takes the register tile's rows 
     }
     CHECK(found);
 }
+
+// A product read at an offset by a ranged Param that no estimate uses (a dilated convolution's
+// dilation, red-team round 9's WaveNet): out(n, m) = c(n, m) + c(n, m + GAP), GAP in [0, 8]. The
+// product's required extent M + GAP had no value at the family's shapes and the contraction's
+// sizing stopped on an internal error; it is now sized at its smallest over GAP's range, with one
+// warning, and correct at every GAP.
+TEST_CASE("a product read at an offset by a Param no estimate uses is sized at its smallest, not an error", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> M = shape_var("M", 1, 128, 128), N = shape_var("N", 1, 128, 128), K = shape_var("K", 1, 64, 64);
+            Param<int> gap("GAP");
+            gap.set_range(0, 8);
+            gap.set_estimate(8);
+            ImageParam a(Float(32), 2, "gap_a"), b(Float(32), 2, "gap_b");
+            Var n("n"), m("m");
+            RDom r(0, K, "r");
+            Func c("gap_c"), out("gap_out");
+            c(n, m) = 0.0f;
+            c(n, m) += a(r, m) * b(n, r);
+            out(n, m) = c(n, m) + c(n, m + gap);
+            a.set_estimates({{0, K}, {0, M}});
+            b.set_estimates({{0, N}, {0, K}});
+            out.set_estimates({{0, N}, {0, M}});
+            return Built{out, {a, b}, {M, N, K, gap},
+                         [](const std::vector<int> &s) { return Sizes{{s[2], s[0] + s[3]}, {s[1], s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[1], s[0]}; }};
+        },
+        {{1, 1, 1, 0}, {1, 1, 1, 8}, {7, 5, 3, 2}, {33, 17, 64, 8}, {128, 128, 64, 0}, {128, 128, 64, 5}});
+    CHECK_THAT(log, Catch::Contains("depends on a parameter that no estimate uses"));
+    CHECK_THAT(log, Catch::Contains("micro-kernel"));
+}

@@ -1,5 +1,7 @@
 #include "analysis/RecomputeCost.h"
+#include "analysis/ParamRanges.h"
 
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -93,7 +95,12 @@ struct Reads : IRVisitor {
         }
         if (moves_with_rvar) {
             int64_t window = window_rvars.empty() ? kWindowPoints + 1 : 1;
-            for (const auto &[name, extent] : window_rvars) window = std::min<int64_t>(window * std::max<int64_t>(extent, 1), int64_t(1) << 40);
+            // (Saturating: two unbounded extents, 2^40 each, overflowed to a 0-point window.)
+            constexpr int64_t kUnbounded = int64_t(1) << 40;
+            for (const auto &[name, extent] : window_rvars) {
+                const int64_t e = std::max<int64_t>(extent, 1);
+                window = e > kUnbounded / window ? kUnbounded : std::min(window * e, kUnbounded);
+            }
             windowed |= window <= kWindowPoints;
             return;
         }
@@ -124,8 +131,8 @@ struct Reads : IRVisitor {
         }
         return c.defined() ? c : e;
     }
-    // The reduction variables an expression moves with, by name, with their extents (2^40 where
-    // not constant).
+    // The reduction variables an expression moves with, by name, with their extents: the largest
+    // over the Params' ranges where they are run-time values (2^40 where unbounded).
     static std::map<std::string, int64_t> rvars_of(const Expr &e) {
         struct RVars : IRVisitor {
             std::map<std::string, int64_t> found;
@@ -135,7 +142,8 @@ struct Reads : IRVisitor {
                 for (const ReductionVariable &r : v->reduction_domain.domain()) {
                     if (r.var != v->name) continue;
                     const int64_t *extent = as_const_int(simplify(r.extent));
-                    found[v->name] = extent ? *extent : int64_t(1) << 40;
+                    const std::optional<int64_t> largest = extent ? std::nullopt : largest_over_param_ranges(r.extent);
+                    found[v->name] = extent ? *extent : largest ? *largest : int64_t(1) << 40;
                 }
             }
         } r;

@@ -24,10 +24,12 @@
 namespace diet {
 
 constexpr int kTapsToMaterialize = 3;
-// The largest reduction domain read as a filter's window (7x7); larger ones are searches (non-local
-// means' 13x13 offsets), whose reads the per-step placement of their intermediates serves better
-// inlined (test_apps_pipelines).
-constexpr int64_t kWindowPoints = 49;
+// The largest reduction domain read as a filter's window (11x11: a disk erosion of run-time
+// radius up to 5 ran 3-6x slower with its boundary condition inlined); larger ones are searches
+// (non-local means' 13x13 offsets), whose reads the per-step placement of their intermediates
+// serves better inlined (test_apps_pipelines). A run-time extent counts at its largest over the
+// Params' ranges (apps/results/cpu/window_param_2026-12-01/).
+constexpr int64_t kWindowPoints = 121;
 
 bool cheap_to_recompute(const Halide::Internal::Function &f);
 

@@ -185,7 +185,11 @@ public:
 }  // namespace
 
 std::optional<int64_t> ShapeFamily::evaluate_pipeline_expr(const Expr &e, const Shape &s) {
-    return constant_value(bind(BindInputEstimates().mutate(e), s));
+    return constant_value(bind_pipeline_expr(e, s));
+}
+
+Expr ShapeFamily::bind_pipeline_expr(const Expr &e, const Shape &s) {
+    return bind(BindInputEstimates().mutate(e), s);
 }
 
 Expr ShapeFamily::bind(const Expr &e, const Shape &s) {

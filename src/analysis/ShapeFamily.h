@@ -52,6 +52,8 @@ public:
     // shape: input buffers' extents and mins by the estimates the user wrote (original_estimate),
     // then the shape variables. Empty when it depends on anything else.
     static std::optional<int64_t> evaluate_pipeline_expr(const Halide::Expr &e, const Shape &s);
+    // The same, bound but not folded to a constant (other Params may remain).
+    static Halide::Expr bind_pipeline_expr(const Halide::Expr &e, const Shape &s);
 };
 
 // Reads the family and validates every estimate; user_error on anything malformed.

@@ -12,7 +12,7 @@ def scheduled(round_dir, name):
     # The round's own pipelines (run_one reuses them as `pipes`): pipes.py, or rounds 6 and 7's
     # pipes6.py / pipes7.py.
     import importlib
-    for mod in ("pipes", "pipes6", "pipes7", "pipes8"):
+    for mod in ("pipes", "pipes6", "pipes7", "pipes8", "pipes9"):
         if os.path.exists(os.path.join(round_dir, mod + ".py")):
             pipes = importlib.import_module(mod)
             sys.modules["pipes"] = pipes
