@@ -236,3 +236,28 @@ TEST_CASE("a product read at an offset by a Param no estimate uses is sized at i
     CHECK_THAT(log, Catch::Contains("depends on a parameter that no estimate uses"));
     CHECK_THAT(log, Catch::Contains("micro-kernel"));
 }
+
+// GroupNorm with channels innermost (red-team round 9): mean(g, n) += x(g * CPG + r.x, r.y, n). A
+// vector along g read x with the run-time stride CPG (a gather per lane) and ran the whole
+// reduction serially in one vector: 2.7x Mullapudi2016's time. Its rows (the group's channels,
+// contiguous) go into the lanes instead, per-lane partial results reduced per row: 0.22-0.37x the
+// time (apps/results/cpu/strided_rows_2026-12-01/).
+TEST_CASE("a reduction over a group's channels strided by a run-time group size takes the channels into lanes", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> G = shape_var("G", 1, 8, 8), CPG = shape_var("CPG", 1, 16, 16), P = shape_var("P", 1, 256, 256);
+            ImageParam x(Float(32), 2, "gn_x");
+            Var g("g"), c("c"), p("p");
+            RDom r(0, CPG, 0, P, "r");
+            Func mean("gn_mean"), out("gn_out");
+            mean(g) = 0.0f;
+            mean(g) += x(g * CPG + r.x, r.y);
+            out(c, p) = x(c, p) - mean(c / CPG) / cast<float>(CPG * P);
+            x.set_estimates({{0, G * CPG}, {0, P}});
+            out.set_estimates({{0, G * CPG}, {0, P}});
+            return Built{out, {x}, {G, CPG, P}, [](const std::vector<int> &s) { return Sizes{{s[0] * s[1], s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0] * s[1], s[2]}; }};
+        },
+        {{1, 1, 1}, {2, 3, 5}, {8, 16, 256}, {5, 1, 100}, {3, 7, 33}});
+    CHECK_THAT(log, Catch::Contains("Func gn_mean: computed at root, update loops, r$x in vectors of per-lane partial results"));
+}

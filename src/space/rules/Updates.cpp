@@ -98,6 +98,55 @@ bool one_reduction_then_pointwise(const FuncNode &n) {
 
 // Every load that moves with the innermost reduction variable moves along its buffer's innermost
 // dimension, and none of them moves there with the Func's dim 0.
+// Heuristic: a reduction along rows that x strides along takes the rows into lanes from this many
+// vectors of steps per output point at the family's largest shape (a GroupNorm's 16 x 256, an
+// STFT frame's 256 samples; not a 15-tap decimating FIR's 15: apps/results/cpu/strided_rows_2026-12-01/).
+constexpr int64_t kStridedRowMinSteps = 12;
+
+// Whether consecutive values of `x` read consecutive elements through the coordinate `a` (a
+// window along the row, `x + r`): vectors along x load densely there. A coordinate that moves
+// with x by another stride, constant or known only at run time (a group's channels,
+// `g * CPG + r`, or a frame's samples, `f * HOP + r`), gathers along x: its reduction variable
+// runs along the row instead (red-team round 9: a GroupNorm 2.7x and an STFT's frame energies 4.3x
+// slower than alternatives with x in the lanes; apps/results/cpu/strided_rows_2026-12-01/),
+// where the reduction is long (kStridedRowMinSteps).
+// (Clamps are looked through: a boundary condition inlined into the read, clamp(x + r, 0, W - 1),
+// is dense along x inside the image.)
+bool dense_along(const Expr &a, const std::string &x) {
+    if (!expr_uses_var(a, x)) return false;
+    struct Unclamped : IRMutator {
+        std::string x;
+        using IRMutator::visit;
+        Expr visit(const Min *op) override {
+            const Expr side = one_side(op->a, op->b);
+            return side.defined() ? side : IRMutator::visit(op);
+        }
+        Expr visit(const Max *op) override {
+            const Expr side = one_side(op->a, op->b);
+            return side.defined() ? side : IRMutator::visit(op);
+        }
+        Expr visit(const Call *op) override {
+            // (repeat_edge's clamp wraps its coordinate in likely().)
+            if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) ||
+                op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped)) {
+                return mutate(op->args[0]);
+            }
+            return IRMutator::visit(op);
+        }
+        // The operand that moves with x where only one does (undefined otherwise).
+        Expr one_side(const Expr &a, const Expr &b) {
+            const bool in_a = expr_uses_var(a, x), in_b = expr_uses_var(b, x);
+            if (in_a && !in_b) return mutate(a);
+            if (in_b && !in_a) return mutate(b);
+            return Expr();
+        }
+    } unclamped;
+    unclamped.x = x;
+    const Expr core = unclamped.mutate(a);
+    const Expr step = simplify(substitute(x, Variable::make(Int(32), x) + 1, core) - core);
+    return is_const_one(step);
+}
+
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     if (!one_reduction_then_pointwise(n) || n.func.args().empty()) return "";
     const StageNode &u = n.stages[1];
@@ -122,14 +171,29 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
         }
     }
     int along_rows = 0;
+    bool strided_x = false;
     for (const Call *c : loads) {
         bool moves = false;
         for (const Expr &a : c->args) moves |= expr_uses_var(a, r);
         if (!moves) continue;  // invariant over the reduction: hoisted out of it
-        if (c->args.empty() || !expr_uses_var(c->args[0], r) || expr_uses_var(c->args[0], x)) return "";
+        if (c->args.empty() || !expr_uses_var(c->args[0], r) || dense_along(c->args[0], x)) return "";
+        strided_x |= expr_uses_var(c->args[0], x);
         along_rows++;
     }
     if (along_rows == 0 || !associative(n.func, def)) return "";
+    // Rows that x also strides along (g * CPG + r): only long reductions, whose steps amortize
+    // each row's final reduction of the lanes and its guarded last vector. A 15-tap decimating
+    // FIR (x * S + r), a 4 x 4 area downscale and segment sums of up to 64 ran 1.8-6x slower so.
+    if (strided_x) {
+        int64_t steps = 1;
+        for (const ReductionVariable &rv : def.schedule().rvars()) {
+            const std::optional<int64_t> e = constant_value(ShapeFamily::bind(rv.extent, cx.in.largest));
+            if (!e) return "";
+            steps *= std::max<int64_t>(*e, 1);
+        }
+        const int lanes = cx.lanes_of(n);
+        if (!longest || *longest < lanes || steps < kStridedRowMinSteps * lanes) return "";
+    }
     return r;
 }
 
