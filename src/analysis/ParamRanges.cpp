@@ -7,33 +7,49 @@ namespace diet {
 using namespace Halide;
 using namespace Halide::Internal;
 
-Interval interval_over_param_ranges(const Expr &e) {
+void push_param_ranges(const Expr &e, Scope<Interval> &scope) {
     struct Params : IRVisitor {
-        Scope<Interval> scope;
+        Scope<Interval> *scope;
         std::set<std::string> seen;
         using IRVisitor::visit;
         void visit(const Variable *v) override {
-            if (!v->param.defined() || v->param.is_buffer() || !seen.insert(v->name).second) return;
-            scope.push(v->name, Interval(v->param.min_value().defined() ? v->param.min_value() : Interval::neg_inf(),
-                                         v->param.max_value().defined() ? v->param.max_value() : Interval::pos_inf()));
+            const Parameter &p = v->param;
+            if (!p.defined() || p.is_buffer() || (!p.min_value().defined() && !p.max_value().defined()) ||
+                !seen.insert(v->name).second) {
+                return;
+            }
+            scope->push(v->name, Interval(p.min_value().defined() ? p.min_value() : Interval::neg_inf(),
+                                          p.max_value().defined() ? p.max_value() : Interval::pos_inf()));
         }
     } params;
+    params.scope = &scope;
     e.accept(&params);
-    return bounds_of_expr_in_scope(e, params.scope);
 }
+
+Interval interval_over_param_ranges(const Expr &e) {
+    Scope<Interval> scope;
+    push_param_ranges(e, scope);
+    return bounds_of_expr_in_scope(e, scope);
+}
+
+namespace {
+
+std::optional<int64_t> constant_end(bool bounded, const Expr &end) {
+    if (!bounded) return std::nullopt;
+    const int64_t *c = as_const_int(simplify(end));
+    return c ? std::optional<int64_t>(*c) : std::nullopt;
+}
+
+}  // namespace
 
 std::optional<int64_t> largest_over_param_ranges(const Expr &e) {
     const Interval i = interval_over_param_ranges(e);
-    if (!i.has_upper_bound()) return std::nullopt;
-    const int64_t *hi = as_const_int(simplify(i.max));
-    return hi ? std::optional<int64_t>(*hi) : std::nullopt;
+    return constant_end(i.has_upper_bound(), i.max);
 }
 
 std::optional<int64_t> smallest_over_param_ranges(const Expr &e) {
     const Interval i = interval_over_param_ranges(e);
-    if (!i.has_lower_bound()) return std::nullopt;
-    const int64_t *lo = as_const_int(simplify(i.min));
-    return lo ? std::optional<int64_t>(*lo) : std::nullopt;
+    return constant_end(i.has_lower_bound(), i.min);
 }
 
 }  // namespace diet

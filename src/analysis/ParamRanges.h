@@ -9,8 +9,11 @@
 
 namespace diet {
 
-// Halide's interval of `e` with every scalar Param bound to its declared range (unbounded where it
-// declares none; other variables are left free).
+// Pushes into `scope` the declared range of every scalar Param `e` reads that declares a bound (an
+// unbounded end where it declares only one); other variables are left free.
+void push_param_ranges(const Halide::Expr &e, Halide::Internal::Scope<Halide::Internal::Interval> &scope);
+
+// Halide's interval of `e` over those ranges.
 Halide::Internal::Interval interval_over_param_ranges(const Halide::Expr &e);
 
 // The interval's ends where they are constants.

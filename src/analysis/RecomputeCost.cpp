@@ -1,7 +1,6 @@
 #include "analysis/RecomputeCost.h"
 #include "analysis/ParamRanges.h"
 
-#include <optional>
 #include <set>
 #include <vector>
 
@@ -141,9 +140,7 @@ struct Reads : IRVisitor {
                 if (!v->reduction_domain.defined()) return;
                 for (const ReductionVariable &r : v->reduction_domain.domain()) {
                     if (r.var != v->name) continue;
-                    const int64_t *extent = as_const_int(simplify(r.extent));
-                    const std::optional<int64_t> largest = extent ? std::nullopt : largest_over_param_ranges(r.extent);
-                    found[v->name] = extent ? *extent : largest ? *largest : int64_t(1) << 40;
+                    found[v->name] = largest_over_param_ranges(r.extent).value_or(int64_t(1) << 40);
                 }
             }
         } r;

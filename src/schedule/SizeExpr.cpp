@@ -1,30 +1,27 @@
 #include "schedule/SizeExpr.h"
+#include "analysis/ParamRanges.h"
 #include "common/Errors.h"
 
 #include <map>
+#include <set>
 
 namespace diet {
 
 using namespace Halide;
 
 Expr simplify_size_condition(const Expr &condition) {
-    struct Sizes : Internal::IRVisitor {
-        std::map<std::string, Internal::Interval> bounds;
+    // Buffers' extents are positive; the scalar Params keep their declared ranges.
+    struct Extents : Internal::IRVisitor {
+        std::set<std::string> names;
         using IRVisitor::visit;
         void visit(const Internal::Variable *v) override {
-            if (v->name.find(".extent.") != std::string::npos) {
-                bounds.emplace(v->name, Internal::Interval(0, Internal::Interval::pos_inf()));
-            } else if (v->param.defined() && !v->param.is_buffer() &&
-                       (v->param.min_value().defined() || v->param.max_value().defined())) {
-                bounds.emplace(v->name, Internal::Interval(
-                                            v->param.min_value().defined() ? v->param.min_value() : Internal::Interval::neg_inf(),
-                                            v->param.max_value().defined() ? v->param.max_value() : Internal::Interval::pos_inf()));
-            }
+            if (v->name.find(".extent.") != std::string::npos) names.insert(v->name);
         }
-    } sizes;
-    condition.accept(&sizes);
+    } extents;
+    condition.accept(&extents);
     Internal::Scope<Internal::Interval> scope;
-    for (const auto &[name, interval] : sizes.bounds) scope.push(name, interval);
+    for (const std::string &name : extents.names) scope.push(name, Internal::Interval(0, Internal::Interval::pos_inf()));
+    push_param_ranges(condition, scope);
     return Internal::simplify(condition, true, scope);
 }
 

@@ -1,7 +1,7 @@
-# Reductions over 16 planes of a [W,H,16] input into a [W,H] output: vectors x steps. usage: TARGET
+# Reductions over 16 planes of a [W,H,16] input into a [W,H] output: vectors x steps. usage: TARGET [W (default 800)]
 import sys, time, numpy as np, halide as hl
 target = hl.Target(sys.argv[1])
-W, H = 800, 600
+W, H = int(sys.argv[2]) if len(sys.argv) > 2 else 800, 600
 U8, U16, U32, F32 = hl.UInt(8), hl.UInt(16), hl.UInt(32), hl.Float(32)
 kinds = {
  "u8->u16 shl|": (U8, U16, lambda o, v, r: o | (hl.u16(v) << hl.u16(15 - r))),
