@@ -189,13 +189,16 @@ TEST_CASE("a scan along each row runs several rows per parallel task", "[styles]
         },
         {{2, 1}, {2, 40}, {5, 33}, {100, 90}, {257, 31}, {33, 300}}, nullptr, &source);
     INFO(source);
-    // The init's and the update's specializations, each splitting the rows into tasks of 8.
+    // The init's specialization splits the rows into tasks of 8; the update (a float scan) runs
+    // 8 rows interleaved per task (schedule/ScanRows.cpp).
     size_t splits = 0;
     for (size_t at = source.find("split(y, y_task, y_in_task, 8,"); at != std::string::npos;
          at = source.find("split(y, y_task, y_in_task, 8,", at + 1)) {
         splits++;
     }
-    CHECK(splits == 2);
+    CHECK(splits == 1);
+    CHECK(source.find("cumsum.update(0).split(y, y_rows, y_row, 8, TailStrategy::GuardWithIf)") != std::string::npos);
+    CHECK(source.find("cumsum.update(0).parallel(y_rows)") != std::string::npos);
 }
 
 // The index of each row's maximum (inline argmax(), which Halide 14 cannot prove associative, so
@@ -951,4 +954,73 @@ TEST_CASE("an 8-bit root's update loops reading inputs clamped round their last 
         Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
     CHECK_THAT(log, Catch::Contains("Func disk_erode: its update's last vectors rounded up (reads inputs clamped)"));
     CHECK(std::regex_search(source, std::regex(R"(disk_erode\.update\(0\)\.split\(x, x_vo, x_vi, [0-9]+, TailStrategy::RoundUp\))")));
+}
+
+// A recursive filter along each row (two poles, y(t) = x(t) + a y(t - 1) + b y(t - 2), an IIR
+// section written as an update over RDom(0, W) with the first two steps selected): each row's
+// steps are one serial chain of float multiply-adds, so 8 rows are interleaved (unrolled) inside
+// the scan's steps; correct at every row count, 8 rows or not (red-team round 9's biquad cascade
+// ran 3.3x Mullapudi2016's time serial, apps/results/cpu/scan_lanes_2026-12-01/). The same scan
+// over int32 (one-cycle steps) stays serial.
+TEST_CASE("a floating-point scan along each row interleaves its rows, an integer one does not", "[styles]") {
+    for (const bool is_float : {true, false}) {
+        std::string source;
+        const std::string log = check_style(
+            [is_float] {
+                const Type t = is_float ? Float(32) : Int(32);
+                Param<int> W = shape_var("W", 1, 2000, 2000), H = shape_var("H", 1, 24, 24);
+                ImageParam in(t, 2, "iir_in");
+                Var x("t"), c("c");
+                RDom r(0, W, "r");
+                Func y(is_float ? "iir2" : "isum2");
+                y(x, c) = in(x, c);
+                Expr y1 = select(r.x >= 1, y(max(r.x - 1, 0), c), cast(t, 0));
+                Expr y2 = select(r.x >= 2, y(max(r.x - 2, 0), c), cast(t, 0));
+                y(r.x, c) = is_float ? y(r.x, c) + 1.2f * y1 - 0.5f * y2 : y(r.x, c) + y1 - y2 / 2;
+                in.set_estimates({{0, W}, {0, H}});
+                y.set_estimates({{0, W}, {0, H}});
+                return Built{y, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                             [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+            },
+            {{1, 1}, {2, 3}, {37, 4}, {100, 8}, {999, 13}, {2000, 16}, {517, 24}}, nullptr, &source,
+            Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+        INFO(source);
+        if (is_float) {
+            CHECK_THAT(log, Catch::Contains("Func iir2: its update scans along t: 8 rows of c interleaved inside its steps"));
+            CHECK(source.find("iir2.update(0).split(c, c_rows, c_row, 8, TailStrategy::GuardWithIf)") != std::string::npos);
+            CHECK(source.find("iir2.update(0).unroll(c_row)") != std::string::npos);
+            CHECK(source.find("iir2.update(0).reorder(c_row, r_r_x, c_rows)") != std::string::npos);
+        } else {
+            CHECK_THAT(log, !Catch::Contains("interleaved inside its steps"));
+        }
+    }
+}
+
+// A nearest upsample by a run-time factor FAC in [1, 4] (x / FAC, y / FAC), then a saturating
+// add of a detail layer: each lane divided on its own (x86 has no vector integer division), where
+// a constant factor is a multiply and a shift. The group is scheduled once per value of FAC, each
+// a specialization in which Halide substitutes it; correct at every factor and size (red-team
+// round 8's upsample and round 9's polyphase filter, apps/results/cpu/scan_lanes_2026-12-01/).
+TEST_CASE("an upsample by a run-time factor of small range is specialized on each factor", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> SW = shape_var("SW", 1, 200, 200), SH = shape_var("SH", 1, 150, 150), FAC = shape_var("FAC", 1, 4, 4);
+            ImageParam small(UInt(8), 2, "up_small"), det(UInt(8), 2, "up_detail");
+            Var x("x"), y("y");
+            Func up("up_nearest"), out("up_sum");
+            up(x, y) = small(x / FAC, y / FAC);
+            out(x, y) = cast<uint8_t>(min(cast<uint16_t>(up(x, y)) + cast<uint16_t>(det(x, y)), 255));
+            small.set_estimates({{0, SW}, {0, SH}});
+            det.set_estimates({{0, SW * FAC}, {0, SH * FAC}});
+            out.set_estimates({{0, SW * FAC}, {0, SH * FAC}});
+            return Built{out, {small, det}, {SW, SH, FAC},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {s[0] * s[2], s[1] * s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0] * s[2], s[1] * s[2]}; }};
+        },
+        {{1, 1, 1}, {3, 2, 4}, {17, 9, 3}, {64, 33, 2}, {101, 76, 4}, {200, 150, 1}, {199, 7, 3}}, nullptr, &source,
+        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    CHECK_THAT(log, Catch::Contains("its group divides by the parameter FAC, scheduled once per value of it (1..4)"));
+    INFO(source);
+    for (int v = 1; v <= 4; v++) CHECK(source.find("value_FAC == " + std::to_string(v) + ")") != std::string::npos);
 }

@@ -261,3 +261,33 @@ TEST_CASE("a reduction over a group's channels strided by a run-time group size 
         {{1, 1, 1}, {2, 3, 5}, {8, 16, 256}, {5, 1, 100}, {3, 7, 33}});
     CHECK_THAT(log, Catch::Contains("Func gn_mean: computed at root, update loops, r$x in vectors of per-lane partial results"));
 }
+
+// All-pairs forces (red-team round 9's n-body): f(i) += m(r) * (p(r) - p(i)) / |p(r) - p(i)|^3
+// over RDom(0, N), N in [1, 1024]. Its tasks held 8192 bodies each, so N <= 1024 ran as one task
+// on one core; where the reduction is at least kLongReductionSteps long (a specialization on N),
+// a task holds 8192 bodies' worth of steps (apps/results/cpu/scan_lanes_2026-12-01/).
+TEST_CASE("a one-dimensional update over a long run-time reduction takes tasks by its steps", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> N = shape_var("N", 1, 1024, 1024);
+            ImageParam pos(Float(32), 2, "nb_pos"), mass(Float(32), 1, "nb_mass");
+            Var i("i");
+            RDom r(0, N, "r");
+            Expr dx = pos(0, r) - pos(0, i), dy = pos(1, r) - pos(1, i);
+            Expr inv = 1.0f / sqrt(dx * dx + dy * dy + 0.01f);
+            Func f("nb_force");
+            f(i) = 0.0f;
+            f(i) += mass(r) * dx * inv * inv * inv;
+            pos.set_estimates({{0, 2}, {0, N}});
+            mass.set_estimates({{0, N}});
+            f.set_estimates({{0, N}});
+            return Built{f, {pos, mass}, {N}, [](const std::vector<int> &s) { return Sizes{{2, s[0]}, {s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0]}; }};
+        },
+        {{1}, {3}, {63}, {64}, {65}, {517}, {1024}}, nullptr, &source, Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(source);
+    // The long-reduction branch: tasks of at most 8192 / 64 bodies (2 to 16 vectors of 8).
+    CHECK(std::regex_search(source, std::regex(R"(\(1 \* value_N\) >= 64\))")));
+    CHECK(std::regex_search(source, std::regex(R"(split\(i_vo, i_task, i_in_task, (1|2|4|8|16), TailStrategy::GuardWithIf\))")));
+}

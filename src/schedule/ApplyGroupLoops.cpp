@@ -2,6 +2,7 @@
 // loops and the run-time sizes that decide them (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
+#include "analysis/ParamRanges.h"
 #include "analysis/PredicateReads.h"
 #include "analysis/StridedReads.h"
 #include "analysis/SymbolicRegion.h"
@@ -108,6 +109,39 @@ std::optional<SizeExpr> GroupApplier::reduction_steps(const FuncNode &n, int sta
     return steps;
 }
 
+// A one-dimensional update whose points each take a long reduction known only at run time
+// (all-pairs forces over N bodies): where it is at least kLongReductionSteps steps long (a
+// specialization, scheduled here in full), each task takes kVectorPointsPerTask points' worth of
+// those steps, not kVectorPointsPerTask points: red-team round 9's n-body (N <= 1024) ran one
+// task of 8192 bodies, one core. Only where the steps may be that long (their most over the
+// Params' declared ranges, or unbounded).
+void GroupApplier::long_reduction_tasks(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int max_width,
+                                        TailStrategy tail) {
+    if (long_steps_ || s.index == 0) return;
+    const std::optional<SizeExpr> steps = reduction_steps(n, s.index);
+    if (!steps || constant_value(steps->expr)) return;
+    const std::optional<int64_t> most = largest_reduction_steps(n, s.index);
+    if (most && *most < kLongReductionSteps) return;
+    const Condition long_enough = w_.at_least(*steps, kLongReductionSteps);
+    if (w_.specialized_on(st, long_enough)) return;
+    StageRef longer = w_.specialize(st, long_enough);
+    long_steps_ = true;
+    update_loops(longer, s, n, lanes, true, max_width, tail);
+    long_steps_ = false;
+}
+
+// The steps of an update's reduction at their most over the Params' declared ranges (none where
+// some extent is unbounded there).
+std::optional<int64_t> GroupApplier::largest_reduction_steps(const FuncNode &n, int stage) {
+    int64_t steps = 1;
+    for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
+        const std::optional<int64_t> most = largest_over_param_ranges(rv.extent);
+        if (!most) return std::nullopt;
+        steps = std::min<int64_t>(steps * std::max<int64_t>(*most, 0), int64_t(1) << 40);
+    }
+    return steps;
+}
+
 // The index of the pure variable `v` among n's arguments (-1: none).
 int GroupApplier::dim_of(const FuncNode &n, const std::string &v) {
     const std::vector<std::string> args = n.func.args();
@@ -134,6 +168,8 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const std::vector<std::string> pure = s.pure_vars();
     const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
     const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
+    if (!x_pure && interleave_scan_rows(st, s, n, parallel)) return;
+    if (parallel && lanes > 1 && pure.size() == 1 && x_pure) long_reduction_tasks(st, s, n, lanes, max_width, tail);
     // A reduction domain's predicate that loads along dim 0 is evaluated on guarded lanes too
     // (analysis/PredicateReads.h): dim 0 stays scalar.
     if (s.index > 0 && x_pure && predicate_loads_along(n.func.updates()[s.index - 1], x)) {
@@ -256,9 +292,17 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     if (parallel && outer.size() == 1 && x_pure && lanes > 1 && outer[0] == x + "_vo") {
         // A one-dimensional Func: its vectors alone would be the tasks (a 1-D filter over
         // 100000 points made 3125 tasks of 32 points, 5x slower than serial unscheduled
-        // Halide); kVectorPointsPerTask points per task instead.
+        // Halide); kVectorPointsPerTask points per task instead, fewer where each point takes a
+        // long reduction (long_reduction_tasks: at least kLongReductionSteps steps; shorter
+        // ones, a filter's taps, are in the points' cost the constant allows for).
         const std::string task = x + "_task", in_task = x + "_in_task";
-        w_.split(st, outer[0], task, in_task, std::max(1, kVectorPointsPerTask / width), TailStrategy::GuardWithIf);
+        const std::optional<SizeExpr> steps_expr = reduction_steps(n, s.index);
+        const std::optional<int64_t> known_steps = steps_expr ? constant_value(steps_expr->expr) : std::nullopt;
+        const int64_t steps = long_steps_                                           ? kLongReductionSteps
+                              : known_steps && *known_steps >= kLongReductionSteps ? *known_steps
+                                                                                    : 1;
+        const int64_t vectors = std::max<int64_t>(1, kVectorPointsPerTask / ((int64_t)width * steps));
+        w_.split(st, outer[0], task, in_task, (int)vectors, TailStrategy::GuardWithIf);
         order.push_back(in_task);
         outer = {task};
     } else if (parallel && outer.size() == 1 && outer[0] != x + "_vo" && outer[0] != x) {

@@ -1,4 +1,4 @@
-// A stage group's root and members on the live Funcs (schedule/GroupApplier.h), and apply_group.
+// A stage group's root on the live Funcs (schedule/GroupApplier.h; its members: ApplyMembers.cpp), and apply_group.
 #include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
@@ -21,17 +21,28 @@ std::vector<std::string> GroupApplier::apply(const GroupPlan &g) {
     // Members computed per point or per step sit inside reduction loops (of the root or of
     // another member, sums nested three deep): those loops stay loops.
     unroll_windows_ = !g.members_per_point && !g.members_per_step;
-    switch (g.rule) {
-    case RuleKind::Extern:
+    if (g.rule == RuleKind::Extern) {
         notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
         return notes_;
+    }
+    per_divisor_value(g, n, root);
+    schedule_rule(g, n, root);
+    notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
+    // Once each (a group scheduled once per divisor value says the same things again).
+    std::vector<std::string> once;
+    for (const std::string &note : notes_) {
+        if (std::find(once.begin(), once.end(), note) == once.end()) once.push_back(note);
+    }
+    return once;
+}
+
+void GroupApplier::schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    switch (g.rule) {
     case RuleKind::TiledGroup: tiled_root(g, n, root); break;
     case RuleKind::UpdateLoops: update_root(g, n, root); break;
     case RuleKind::RFactor: rfactor_root(g, n, root); break;
     default: break;
     }
-    notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
-    return notes_;
 }
 
 // dim 0 of a pure stage split into vectors (guarded tail), innermost; returns the loops that
@@ -425,100 +436,6 @@ void GroupApplier::interleave_channels(const GroupPlan &g, const FuncNode &n, St
     note_once(note);
 }
 
-// The widest run of vectors a member's update step may take (update_loops' max_width): the
-// tile's width, or with whole-row tiles the member's row at the family's smallest shape.
-int GroupApplier::member_width_cap(const GroupPlan &g, const std::string &member) {
-    auto it = g.member_narrowest_x.find(member);
-    const int narrowest = it == g.member_narrowest_x.end() ? 0 : (int)std::min<int64_t>(it->second, 1 << 20);
-    // A clamped tile (GroupPlan::tile_x_clamped) is as narrow as the row at the smallest shape.
-    if (g.tile_x > 0 && g.tile_x_clamped && narrowest > 0) return std::min(g.tile_x, narrowest);
-    if (g.tile_x > 0) return g.tile_x;
-    return narrowest;
-}
-
-TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
-    bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
-    // A transposing root reads a member's dimension 0 along its own dimension 1: per tile, the
-    // member's region there is the tile's rows, which may be fewer than a vector whatever the
-    // member's whole extent (test_fuzz seed 20267181 on AVX-512: one row per tile, the shifted
-    // vector started 7 before it and read the input at -7). (The search changes tile_y too.)
-    if (shift && f != g.root && g.transpose_blocks && g.tile_y > 0 && g.tile_y < lanes_of(dag_.node(f))) shift = false;
-    return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
-}
-
-void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
-                          const std::string &root_name, TailStrategy tail, bool per_point) {
-    const FuncNode &m = dag_.node(name);
-    FuncRef &mf = ref_(name);
-    // Per point, a member read on a diagonal by another member (sums nested three deep) is
-    // computed in that member's reduction loop.
-    const std::optional<DiagonalRead> diagonal = per_point ? diagonal_read(dag_, m) : std::nullopt;
-    if (tile_var.empty()) {
-        w_.compute_root(mf);
-    } else if (diagonal && diagonal->reader != root_name) {
-        w_.compute_at(mf, ref_(diagonal->reader), diagonal->rvar, false);
-    } else {
-        w_.compute_at(mf, root, tile_var, false);
-    }
-    const int lanes = per_point ? 1 : lanes_of(m);
-    auto lane_rvar = g.member_lane_rvars.find(name);
-    const bool row = lane_rvar != g.member_lane_rvars.end();
-    // A member that reads the inputs only through clamps computes its last vector past the
-    // tile rather than predicating it (analysis/ClampedReads.h).
-    const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
-    if (round_up) tail = TailStrategy::RoundUp;
-    if (!tile_var.empty() && !per_point && g.tile_y > 0) member_tile_rows_ = g.tile_y;
-    for (const StageNode &s : m.stages) {
-        StageRef st = w_.stage(mf, s.index, s);
-        if (row && s.index == 1) {
-            row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
-            continue;
-        }
-        const auto loops = [&](StageRef &at, int l) {
-            if (s.index == 0) {
-                pure_loops(at, m, l, false, tail);
-                // pure_loops' order: the natural one, x split into vectors where l > 1.
-                std::vector<std::string> natural = m.func.args();
-                if (l > 1 && !natural.empty()) {
-                    const std::string x = natural.front();
-                    natural.front() = x + "_vo";
-                    natural.insert(natural.begin(), x + "_vi");
-                }
-                split_compared_dims(g, m, at, true, natural, l > 1);
-            }
-            else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
-        };
-        // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
-        // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
-        // that has specializations: test_fuzz seed 20261898).
-        if (!narrow_root_ || lanes <= 1 || per_point || (s.index > 0 && s.pure_vars().empty())) {
-            loops(st, lanes);
-            continue;
-        }
-        // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
-        // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
-        // than scalar code), under the same conditions on the root's row.
-        StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
-        loops(wide, lanes);
-        for (int l : narrow_root_->narrower) {
-            const Condition fits_if = w_.at_least(narrow_root_->row, l);
-            if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)
-            StageRef fits = w_.specialize(st, fits_if);
-            loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
-        }
-        loops(st, 1);
-    }
-    member_tile_rows_.reset();
-    if (per_point) {
-        notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
-        return;
-    }
-    notes_.push_back("Func " + name + ": computed per tile of " + root_name +
-                     (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
-                     (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
-                          : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
-}
-
 // GroupPlan::select_unrolled on a member's pure stage, or a root's whose region may not be
 // provably constant (computed at root; an output read by other stages, in its specialization:
 // see short_dim0_stage): a guarded split by the family's extent, its inner loop unrolled, in every branch (a member's
@@ -609,10 +526,12 @@ std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref
 }
 
 std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
-                                     const FuncRefLookup &ref, int vector_bits, bool masked_narrow_lanes) {
+                                     const FuncRefLookup &ref, int vector_bits, bool masked_narrow_lanes,
+                                     const std::set<std::string> &inlined) {
     GroupApplier a(dag, w, ref);
     a.vector_bits_ = vector_bits;
     a.masked_narrow_lanes_ = masked_narrow_lanes;
+    a.inlined_ = inlined;
     return a.apply(g);
 }
 

@@ -28,9 +28,12 @@ std::vector<std::string> ScheduleApplier::run(const std::vector<KernelChoice> &k
     }
     if (plan && !gpu_) {
         const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
+        const std::set<std::string> inlined(plan->inlined.begin(), plan->inlined.end());
         for (const GroupPlan &g : plan->groups) {
             if (handled.count(g.root)) continue;
-            for (const std::string &n : apply_group(g, dag_, w_, lookup, cpu_.vector_bits, cpu_.masked_narrow_lanes)) notes_.push_back(n);
+            for (const std::string &n : apply_group(g, dag_, w_, lookup, cpu_.vector_bits, cpu_.masked_narrow_lanes, inlined)) {
+                notes_.push_back(n);
+            }
         }
         return notes_;
     }

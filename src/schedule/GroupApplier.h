@@ -1,13 +1,15 @@
-// The stage-group applier's state and steps, shared by its two parts: ApplyGroups.cpp (a group's
-// root and members: tiles, points, vectors) and ApplyGroupLoops.cpp (loop nests of updates, row
-// reductions in lanes, rfactor, parallel loops and their run-time sizes). Private to src/schedule:
-// the entry point is apply_group (ApplyGroups.h).
+// The stage-group applier's state and steps, shared by its parts: ApplyGroups.cpp (a group's
+// root: tiles, points, vectors), ApplyMembers.cpp (its members), ApplyGroupLoops.cpp (loop nests of
+// updates, row reductions in lanes, rfactor, parallel loops and their run-time sizes), ScanRows.cpp
+// (scans with rows interleaved) and DivisorValues.cpp (a group per value of a run-time divisor).
+// Private to src/schedule: the entry point is apply_group (ApplyGroups.h).
 #pragma once
 
 #include "schedule/ApplyGroups.h"
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,11 +19,13 @@ constexpr int kVectorsPerReductionStep = 4;
 constexpr int kValuesSharingVectors = 2;  // Tuple values beyond which a reduction step takes one vector (update_loops)
 constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
+constexpr int64_t kLongReductionSteps = 64;  // steps per point from which a one-dimensional update's tasks take fewer points (heuristic)
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
 constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
 constexpr int64_t kPlaneStepsMinPoints = 1 << 18;  // the points such a reduction walks from which it takes them (heuristic: 1 MiB of 4-byte values, an L2)
 constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
+constexpr int kInterleavedRows = 8;  // rows of a floating-point scan along dim 0 unrolled inside its steps (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
 
 class GroupApplier {
@@ -37,6 +41,7 @@ public:
 
     int vector_bits_ = 128;
     bool masked_narrow_lanes_ = false;  // CpuLimits::masked_narrow_lanes
+    std::set<std::string> inlined_;     // the plan's inlined Funcs
 
 private:
     const FunctionDAG &dag_;
@@ -99,12 +104,20 @@ private:
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
     SizeExpr run_time(const Expr &e);
     std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
+    static std::optional<int64_t> largest_reduction_steps(const FuncNode &n, int stage);
+    void long_reduction_tasks(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int max_width, TailStrategy tail);
+    bool long_steps_ = false;  // set while long_reduction_tasks schedules its specialization
     static int dim_of(const FuncNode &n, const std::string &v);
     static std::optional<SizeExpr> ceil_div_opt(const std::optional<SizeExpr> &a, int64_t b);
     static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b);
     void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
                       TailStrategy tail = TailStrategy::GuardWithIf);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
+    void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    // ---- one schedule per value of a run-time divisor (DivisorValues.cpp) ----
+    void per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    // ---- a scan along dimension 0 with rows interleaved (ScanRows.cpp) ----
+    bool interleave_scan_rows(StageRef &st, const StageNode &s, const FuncNode &n, bool parallel);
     bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);
     // Whether update_loops_at runs a tile of rows inside each reduction step (steps_across_planes_here):
     // decide (and specialize on the rows' run-time extent), or as decided.

@@ -126,8 +126,18 @@ ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, cons
                {}};
     for (const std::string &r : node.rvars()) s.rvars.insert(r);
     s.vanishing_reads = node.vanishing_reads;
-    return s;
+    if (!scope_ || !scope_->funcs.count(f.func.name())) return s;
+    auto it = scope_->stages.find(s.ident);
+    if (it == scope_->stages.end()) it = scope_->stages.emplace(s.ident, specialize(s, scope_->condition)).first;
+    return it->second;
 }
+
+void ScheduleWriter::open_specialization_scope(const std::set<std::string> &funcs, const Condition &c) {
+    internal_assert(!scope_) << "Diet: specialization scopes do not nest\n";
+    scope_ = SpecializationScope{funcs, c, {}};
+}
+
+void ScheduleWriter::close_specialization_scope() { scope_.reset(); }
 
 ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Condition &c) {
     StageRef sp = s;

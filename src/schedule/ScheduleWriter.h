@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -52,6 +53,11 @@ public:
     // variable `v` in its place (one partial result per value of rvar).
     FuncRef rfactor(const StageRef &update, const std::string &rvar, const std::string &v, const std::string &base);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
+    // While a scope is open, stage() of the Funcs named in it returns the stage's specialization
+    // on the scope's condition (made once per stage and scope): the same directives then schedule
+    // that branch (a group scheduled once per value of a run-time divisor, schedule/DivisorValues.cpp).
+    void open_specialization_scope(const std::set<std::string> &funcs, const Condition &c);
+    void close_specialization_scope();
     // A specialization of `s` on `c`; a discarded one (above) where `s` has vanishing reads.
     StageRef specialize(const StageRef &s, const Condition &c);
     // Whether `s` was specialized already on a condition equal to `c` once simplified: Halide
@@ -119,6 +125,12 @@ private:
     int stage_counter_ = 0;
     std::map<std::string, std::vector<Halide::Expr>> specialized_;  // simplified conditions, by the parent stage's ident
     std::set<std::string> warned_unspecialized_;  // stages whose left-out specializations were reported
+    struct SpecializationScope {
+        std::set<std::string> funcs;
+        Condition condition;
+        std::map<std::string, StageRef> stages;  // by the unspecialized stage's ident
+    };
+    std::optional<SpecializationScope> scope_;
 
     std::string fresh_ident(const std::string &base);
     std::string var(const StageRef &s, const std::string &name);  // identifier, declaring it on first use

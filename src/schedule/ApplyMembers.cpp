@@ -1,0 +1,109 @@
+// A stage group's members: where each is computed, its tail strategy and loops
+// (schedule/GroupApplier.h).
+#include "schedule/GroupApplier.h"
+#include "analysis/ClampedReads.h"
+#include "analysis/DiagonalReads.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = GroupApplier::FuncRef;
+using StageRef = GroupApplier::StageRef;
+
+// The widest run of vectors a member's update step may take (update_loops' max_width): the
+// tile's width, or with whole-row tiles the member's row at the family's smallest shape.
+int GroupApplier::member_width_cap(const GroupPlan &g, const std::string &member) {
+    auto it = g.member_narrowest_x.find(member);
+    const int narrowest = it == g.member_narrowest_x.end() ? 0 : (int)std::min<int64_t>(it->second, 1 << 20);
+    // A clamped tile (GroupPlan::tile_x_clamped) is as narrow as the row at the smallest shape.
+    if (g.tile_x > 0 && g.tile_x_clamped && narrowest > 0) return std::min(g.tile_x, narrowest);
+    if (g.tile_x > 0) return g.tile_x;
+    return narrowest;
+}
+
+TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
+    bool shift = std::find(g.shift_inwards.begin(), g.shift_inwards.end(), f) != g.shift_inwards.end();
+    // A transposing root reads a member's dimension 0 along its own dimension 1: per tile, the
+    // member's region there is the tile's rows, which may be fewer than a vector whatever the
+    // member's whole extent (test_fuzz seed 20267181 on AVX-512: one row per tile, the shifted
+    // vector started 7 before it and read the input at -7). (The search changes tile_y too.)
+    if (shift && f != g.root && g.transpose_blocks && g.tile_y > 0 && g.tile_y < lanes_of(dag_.node(f))) shift = false;
+    return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+}
+
+void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                          const std::string &root_name, TailStrategy tail, bool per_point) {
+    const FuncNode &m = dag_.node(name);
+    FuncRef &mf = ref_(name);
+    // Per point, a member read on a diagonal by another member (sums nested three deep) is
+    // computed in that member's reduction loop.
+    const std::optional<DiagonalRead> diagonal = per_point ? diagonal_read(dag_, m) : std::nullopt;
+    if (tile_var.empty()) {
+        w_.compute_root(mf);
+    } else if (diagonal && diagonal->reader != root_name) {
+        w_.compute_at(mf, ref_(diagonal->reader), diagonal->rvar, false);
+    } else {
+        w_.compute_at(mf, root, tile_var, false);
+    }
+    const int lanes = per_point ? 1 : lanes_of(m);
+    auto lane_rvar = g.member_lane_rvars.find(name);
+    const bool row = lane_rvar != g.member_lane_rvars.end();
+    // A member that reads the inputs only through clamps computes its last vector past the
+    // tile rather than predicating it (analysis/ClampedReads.h).
+    const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
+    if (round_up) tail = TailStrategy::RoundUp;
+    if (!tile_var.empty() && !per_point && g.tile_y > 0) member_tile_rows_ = g.tile_y;
+    for (const StageNode &s : m.stages) {
+        StageRef st = w_.stage(mf, s.index, s);
+        if (row && s.index == 1) {
+            row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
+            continue;
+        }
+        const auto loops = [&](StageRef &at, int l) {
+            if (s.index == 0) {
+                pure_loops(at, m, l, false, tail);
+                // pure_loops' order: the natural one, x split into vectors where l > 1.
+                std::vector<std::string> natural = m.func.args();
+                if (l > 1 && !natural.empty()) {
+                    const std::string x = natural.front();
+                    natural.front() = x + "_vo";
+                    natural.insert(natural.begin(), x + "_vi");
+                }
+                split_compared_dims(g, m, at, true, natural, l > 1);
+            }
+            else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+        };
+        // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
+        // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
+        // that has specializations: test_fuzz seed 20261898).
+        if (!narrow_root_ || lanes <= 1 || per_point || (s.index > 0 && s.pure_vars().empty())) {
+            loops(st, lanes);
+            continue;
+        }
+        // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
+        // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
+        // than scalar code), under the same conditions on the root's row.
+        StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
+        loops(wide, lanes);
+        for (int l : narrow_root_->narrower) {
+            const Condition fits_if = w_.at_least(narrow_root_->row, l);
+            if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)
+            StageRef fits = w_.specialize(st, fits_if);
+            loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
+        }
+        loops(st, 1);
+    }
+    member_tile_rows_.reset();
+    if (per_point) {
+        notes_.push_back("Func " + name + ": computed per point of " + (diagonal ? diagonal->reader + " at " + diagonal->rvar : root_name + " at " + tile_var) + ", unvectorized.");
+        return;
+    }
+    notes_.push_back("Func " + name + ": computed per tile of " + root_name +
+                     (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
+                     (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
+                          : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
+}
+
+}  // namespace diet
