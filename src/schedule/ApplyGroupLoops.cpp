@@ -120,7 +120,7 @@ void GroupApplier::long_reduction_tasks(StageRef &st, const StageNode &s, const 
     if (long_steps_ || s.index == 0) return;
     const std::optional<SizeExpr> steps = reduction_steps(n, s.index);
     if (!steps || constant_value(steps->expr)) return;
-    const std::optional<int64_t> most = largest_reduction_steps(n, s.index);
+    const std::optional<int64_t> most = largest_over_param_ranges(steps->expr);
     if (most && *most < kLongReductionSteps) return;
     const Condition long_enough = w_.at_least(*steps, kLongReductionSteps);
     if (w_.specialized_on(st, long_enough)) return;
@@ -128,18 +128,6 @@ void GroupApplier::long_reduction_tasks(StageRef &st, const StageNode &s, const 
     long_steps_ = true;
     update_loops(longer, s, n, lanes, true, max_width, tail);
     long_steps_ = false;
-}
-
-// The steps of an update's reduction at their most over the Params' declared ranges (none where
-// some extent is unbounded there).
-std::optional<int64_t> GroupApplier::largest_reduction_steps(const FuncNode &n, int stage) {
-    int64_t steps = 1;
-    for (const Internal::ReductionVariable &rv : n.func.updates()[stage - 1].schedule().rvars()) {
-        const std::optional<int64_t> most = largest_over_param_ranges(rv.extent);
-        if (!most) return std::nullopt;
-        steps = std::min<int64_t>(steps * std::max<int64_t>(*most, 0), int64_t(1) << 40);
-    }
-    return steps;
 }
 
 // The index of the pure variable `v` among n's arguments (-1: none).

@@ -104,7 +104,6 @@ private:
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
     SizeExpr run_time(const Expr &e);
     std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
-    static std::optional<int64_t> largest_reduction_steps(const FuncNode &n, int stage);
     void long_reduction_tasks(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int max_width, TailStrategy tail);
     bool long_steps_ = false;  // set while long_reduction_tasks schedules its specialization
     static int dim_of(const FuncNode &n, const std::string &v);

@@ -96,8 +96,6 @@ bool one_reduction_then_pointwise(const FuncNode &n) {
     return true;
 }
 
-// Every load that moves with the innermost reduction variable moves along its buffer's innermost
-// dimension, and none of them moves there with the Func's dim 0.
 // Heuristic: a reduction along rows that x strides along takes the rows into lanes from this many
 // vectors of steps per output point at the family's largest shape (a GroupNorm's 16 x 256, an
 // STFT frame's 256 samples; not a 15-tap decimating FIR's 15: apps/results/cpu/strided_rows_2026-12-01/).
@@ -147,6 +145,8 @@ bool dense_along(const Expr &a, const std::string &x) {
     return is_const_one(step);
 }
 
+// Every load that moves with the innermost reduction variable moves along its buffer's innermost
+// dimension, and none of them moves there densely with the Func's dim 0.
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     if (!one_reduction_then_pointwise(n) || n.func.args().empty()) return "";
     const StageNode &u = n.stages[1];

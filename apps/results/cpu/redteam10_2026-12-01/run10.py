@@ -2,7 +2,7 @@
 A thin wrapper: imports round 9's run9.py (../redteam9_2026-12-01) with this round's pipes10 standing in for `pipes9`
 (so round 6's run6 / round 3's run_one run pipes10's specs, target from the spec's 'A'/'B' unless RT9_TARGET is set),
 then points the schedule output directory at this folder (./sched, ./sched_avx512). The 'ref' handling is run9's
-__main__ block, repeated here because run9 only does it when run as a script."""
+main()."""
 import os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
@@ -16,11 +16,4 @@ run6, run_one, TARGET, realize, compare = run9.run6, run9.run_one, run9.TARGET, 
 sys.modules['run10'] = sys.modules[__name__]
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[2] == "ref":
-        sys.argv[2] = "none"
-        _build = run_one.build
-        run_one.build = lambda spec, sched: _build(spec, "ref" if sched == "none" else sched)
-        import builtins
-        _print = builtins.print
-        builtins.print = lambda *a, **k: _print(*[x.replace('"sched": "none"', '"sched": "ref"') if isinstance(x, str) else x for x in a], **k)
-    run6.main()
+    run9.main()

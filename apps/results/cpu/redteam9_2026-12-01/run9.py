@@ -21,7 +21,8 @@ import run6  # noqa: E402
 run6.OUT_DIR = here
 run_one, TARGET, realize, compare = run6.run_one, run6.TARGET, run6.realize, run6.compare
 
-if __name__ == "__main__":
+def main():
+    """run6's main, with sched 'ref' = the unscheduled reference (round 10's run10.py calls this too)."""
     if len(sys.argv) > 2 and sys.argv[2] == "ref":
         sys.argv[2] = "none"
         _build = run_one.build
@@ -30,3 +31,7 @@ if __name__ == "__main__":
         _print = builtins.print
         builtins.print = lambda *a, **k: _print(*[x.replace('"sched": "none"', '"sched": "ref"') if isinstance(x, str) else x for x in a], **k)
     run6.main()
+
+
+if __name__ == "__main__":
+    main()
