@@ -184,10 +184,16 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         copy_broadcast_operands(w_, lookup, p, first.cpu.vector_width, reduction_major_copies_,
                                 [&](const std::string &func) { return run_time_extents_of(func, lookup); });
         if (column_leaf) {
+            // A natural-order packed panel's storage holds the widest task's columns of any
+            // column leaf (its pitch, a constant, is what makes its packed loads dense).
+            int packed_panel_cols = 0;
+            for (const DispatchLeaf &l : leaves.leaves) {
+                if (!l.kernel.cpu.dot) packed_panel_cols = std::max(packed_panel_cols, l.kernel.cpu.tile_cols() * l.kernel.cpu.panel_tiles);
+            }
             // The run of tasks one thread takes exists as a loop where tile_host_cpu fuses the
             // task loops (not where the host's region is inferred).
             stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ ? "" : task + "_o",
-                               first.cpu.vector_width, operands_staged_, first.cpu.k_pack);
+                               first.cpu.vector_width, operands_staged_, first.cpu.k_pack, packed_panel_cols);
         }
     } else {
         // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.

@@ -42,12 +42,18 @@ std::vector<std::string> transpose_in_blocks(ScheduleWriter &w, StageRef &st, co
     return block;
 }
 
-// The packed kernel (CpuKernel::k_pack) reads every operand reduction-innermost: a vector
-// operand stored otherwise (NN's B) or computed is copied per task into a panel stored
+// The packed kernel (CpuKernel::k_pack) reads k_pack consecutive reduction steps per lane. A
+// vector operand stored with the vectors innermost and the reduction next (NN's B:
+// packed_in_natural_panel) is copied per task in that order, its storage bounded to the task's
+// columns: each packed vector is then k_pack dense runs a constant pitch apart, which Halide 14
+// loads as one dense load and an interleaving shuffle (u8 x i8, K = 768, 256 rows, AVX2, hand
+// schedules: 1.6x faster than the unpacked kernel; from a reduction-major panel each lane was
+// loaded alone). Without the storage bound the pitch is a run-time value and every lane a gather.
+// Another vector operand stored otherwise or computed is copied per task into a panel stored
 // reduction-major; one already stored that way (the NT layout of a dense layer's weights) is read
 // in place, k_pack-wide groups per lane. The broadcast operand as in stage_cpu_operands.
 void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc,
-                           FuncRef &host, const std::string &task, int lanes) {
+                           FuncRef &host, const std::string &task, int lanes, int panel_cols) {
     OperandCallers callers(w, ref, acc);
     std::set<std::string> wrapped;
     for (const ContractionOperand &o : p.operands) {
@@ -59,6 +65,14 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
         FuncRef s = w.wrapper(ref(o.func), callers.of(o));
         w.compute_at(s, host, task, false);
         const std::vector<Var> args = s.func.args();
+        if (packed_in_natural_panel(o) && panel_cols > 0) {
+            w.bound_storage(s, args[0].name(), panel_cols);
+            if (lanes <= 1) continue;
+            StageRef st = w.stage(s, 0, StageNode{});
+            w.split(st, args[0].name(), args[0].name() + "_vo", args[0].name() + "_vi", lanes, TailStrategy::GuardWithIf);
+            w.vectorize(st, args[0].name() + "_vi");
+            continue;
+        }
         std::vector<std::string> order = {args[o.reduction_arg].name()};
         for (int a = 0; a < (int)args.size(); a++) {
             if (a != o.reduction_arg) order.push_back(args[a].name());
@@ -177,9 +191,10 @@ FuncRef OperandCallers::of(const ContractionOperand &o) {
 // convolution over rows copied each input row three times (at 64 x 64 x 32, AVX2, 2 cores:
 // 0.10-0.11 ms per call against 0.06-0.07 copied per run of tasks; probe_styles12).
 void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, FuncRef &acc, FuncRef &host,
-                        const std::string &task, const std::string &window_task, int lanes, bool strided, int k_pack) {
+                        const std::string &task, const std::string &window_task, int lanes, bool strided, int k_pack,
+                        int packed_panel_cols) {
     if (k_pack > 1) {
-        stage_packed_operands(w, ref, p, acc, host, task, lanes);
+        stage_packed_operands(w, ref, p, acc, host, task, lanes, packed_panel_cols);
         return;
     }
     // One wrapper per Func (`f.in(acc)` is the same Func each time): a Func read as both

@@ -48,10 +48,12 @@ void copy_broadcast_operands(ScheduleWriter &w, const FuncRefLookup &ref, const 
 // `task`: the loop of `host` the panels are computed at; `window_task`: the loop computed operands
 // read through a window across tasks are copied at (empty: `task`); `lanes`: the kernel's SIMD width;
 // `strided`: the kernel stages (CpuKernel::stage_strided); `k_pack` > 1: the packed kernel's
-// reduction-major panels instead (CpuKernel::k_pack).
+// reduction-major panels instead (CpuKernel::k_pack), or natural-order ones of at most
+// `packed_panel_cols` columns (the widest task of the dispatch's column leaves) for an operand
+// packed_in_natural_panel.
 void stage_cpu_operands(ScheduleWriter &w, const FuncRefLookup &ref, const MatmulPattern &p, ScheduleWriter::FuncRef &acc,
                         ScheduleWriter::FuncRef &host, const std::string &task, const std::string &window_task, int lanes,
-                        bool strided, int k_pack);
+                        bool strided, int k_pack, int packed_panel_cols);
 
 // Dot-product kernels load every operand along the reduction in vectors: a row operand stored with
 // its rows innermost (transposed queries, `q(i, d, b)`: space/MicroKernel.h

@@ -456,6 +456,13 @@ void ScheduleWriter::align_storage(const FuncRef &f, const std::string &v, int a
     emit(f.ident + ".align_storage(" + id + ", " + std::to_string(alignment) + ");");
 }
 
+void ScheduleWriter::bound_storage(const FuncRef &f, const std::string &v, int extent) {
+    StageRef tmp{Stage(f.func), f.ident, {}};
+    const std::string id = var(tmp, v);
+    Func(f.func).bound_storage(Var(v), extent);
+    emit(f.ident + ".bound_storage(" + id + ", " + std::to_string(extent) + ");");
+}
+
 void ScheduleWriter::gpu_single_thread(StageRef &s) {
     if (s.discarded) return;
     s.stage.gpu_single_thread();

@@ -109,6 +109,9 @@ public:
     // Pads the storage extent of a Func's dimension up to a multiple of `alignment` elements
     // (shared-memory rows of odd length avoid bank conflicts).
     void align_storage(const FuncRef &f, const std::string &var, int alignment);
+    // Bounds the storage extent of a Func's dimension to a constant (its compute unchanged): the
+    // stride of the next dimension becomes a compile-time constant.
+    void bound_storage(const FuncRef &f, const std::string &var, int extent);
     void unscheduled(StageRef &s);  // says a stage's default loops are intended
     void comment(const std::string &text);  // a `// text` line in the source (one per line of text)
 

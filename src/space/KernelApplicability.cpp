@@ -36,8 +36,11 @@ int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
     // that gathers k_pack-wide groups lane by lane from a staged panel: uint8 and int16
     // products in those layouts ran 1.6-3.6x slower at 256 rows and 12x at one row than
     // unpacked (AVX2 and AVX-512, apps/results/cpu/int_layouts_2026-11-30/).
+    // The exception is a vector operand stored with the vectors innermost and the reduction next
+    // (NN's B, `w(n, k)`): staged per task in that order at a constant pitch, each packed vector
+    // is dense loads of k_pack rows interleaved (packed_in_natural_panel).
     if (!std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
-            return read_densely_along_reduction(p, o) || o.reduction_invariant;
+            return read_densely_along_reduction(p, o) || o.reduction_invariant || packed_in_natural_panel(o);
         })) {
         return 1;
     }
@@ -63,6 +66,20 @@ bool copied_reduction_major(const MatmulPattern &p, const ContractionOperand &o)
     std::optional<int64_t> steps = p.total_reduction_extent ? p.total_reduction_extent : p.cpu_reduction_extent();
     if (!steps) steps = p.family_reduction_max;
     return !steps || *steps > kInPlaceBroadcastSteps;
+}
+
+bool packed_in_natural_panel(const ContractionOperand &o) {
+    return o.vector_arg == 0 && o.reduction_arg == 1 && !o.vector_gather && o.separable && !o.unit_stride_reduction;
+}
+
+int packed_panel_tiles_max(int vectors, int pack) {
+    // Halide 14 (FlattenNestedRamps) loads a vector whose lanes lie at constant offsets as one
+    // dense load and a shuffle while the span is below 4 x the lanes (lanes x k_pack); a span of
+    // `lanes` plus (k_pack - 1) rows of `vectors * lanes * panel` columns stays below it while
+    // vectors * panel * (k_pack - 1) < 4 * k_pack - 1.
+    int panel = 1;
+    while (vectors * panel * 2 * (pack - 1) < 4 * pack - 1) panel *= 2;
+    return vectors * panel * (pack - 1) < 4 * pack - 1 ? panel : 0;
 }
 
 bool read_densely_along_reduction(const MatmulPattern &p, const ContractionOperand &o) {

@@ -53,6 +53,17 @@ double cache_line_use(int vectors, int lanes, int operand_bytes) {
 // apps/results/cpu/dense_vector_moves_2026-11-29/README.md).
 constexpr double kInPlacePageStridedSpeed = 0.28;
 
+// Heuristic: a packed column kernel reading its vector operand from a natural-order panel
+// (MatmulExtents::packed_natural_panel) runs at this fraction of k_pack times the unpacked
+// kernel's speed: each packed vector costs an interleaving shuffle and a widening, shared by the
+// tile's rows. From a hand-scheduled uint8 x int8 NN dense (K = 768, N = 2304, 256 rows, 2 cores,
+// AVX2; a session's experiment whose files were not kept): float32 7.67 ms, unpacked 10.98 ms,
+// packed by 2 from a natural panel 6.85 ms, i.e. 1.6x the unpacked kernel = 0.8 x k_pack. Every
+// column kernel of such a contraction takes the factor, so it does not reorder them; it scales
+// the prior the cost model's features carry (features/KernelFeatures.cpp). forms_bench on the
+// AVX-512 guest: apps/results/cpu/forms_int_nn_natural_panel_2026-12-02/.
+constexpr double kPackedNaturalPanelSpeed = 0.8;
+
 // Loads per reduction step of a rows x vecs register tile, operand by operand
 // (MatmulExtents::operand_moves). The canonical product: vecs + rows; a batched matrix-vector
 // product (the matrix moves with both): vecs x rows + rows; a depthwise convolution (the weights
@@ -156,7 +167,10 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // is k_pack-wide groups a row apart, loaded one lane at a time and shuffled together.
             // Calibrated at T = 128 of a BERT-sized dense (K = 768, 2 cores, AVX-512 with VNNI):
             // 0.39 (uint8) and 0.35 (int16) of the packed dot kernel's speed.
-            if (c.k_pack > 1) intensity *= 0.37 * c.k_pack;
+            // From a natural-order panel (MatmulExtents::packed_natural_panel) each packed vector
+            // is dense loads and one interleaving shuffle, shared by the tile's rows
+            // (kPackedNaturalPanelSpeed).
+            if (c.k_pack > 1) intensity *= (e.packed_natural_panel ? kPackedNaturalPanelSpeed : 0.37) * c.k_pack;
         } else {
             intensity = 2.0 * t.reg_x * t.reg_y / (t.reg_x + t.reg_y);
             if (k.cuda.staged()) intensity *= staged_tile_fit(t.reg_x, t.reg_y, k.cuda.k_tile, e.gpu_jit_registers);

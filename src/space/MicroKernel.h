@@ -110,6 +110,9 @@ struct MatmulExtents {
     std::vector<std::pair<bool, bool>> operand_moves;
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
+    // Packed kernels stage a vector operand in its natural order (packed_in_natural_panel): dense
+    // loads and a shuffle per packed vector, where other packed column kernels gather.
+    bool packed_natural_panel = false;
     int operand_bytes = 4;  // of the widest operand's elements (4 where none is known)
     // The vector dimension's (kernel dimension 0) least extent over the training shapes and the
     // family's smallest shape (every variable at its least value); 0 where unknown.
@@ -171,6 +174,14 @@ bool gathered_along_reduction(const MatmulPattern &p, const ContractionOperand &
 // Consecutive reduction steps of the operand are adjacent in memory: stored so, or read through
 // the reduction-major copy (copied_reduction_major); not computed.
 bool read_densely_along_reduction(const MatmulPattern &p, const ContractionOperand &o);
+// A vector operand stored with the vector dimension innermost and the reduction next (NN's B,
+// `w(n, k)`): a packed kernel (CpuKernel::k_pack) stages it per task in that order, its storage
+// bounded to the task's columns (a constant pitch), and loads each packed vector as dense runs of
+// k_pack rows interleaved (a shuffle), not lane by lane from a reduction-major panel.
+bool packed_in_natural_panel(const ContractionOperand &o);
+// The largest panel (CpuKernel::panel_tiles, a power of two) whose natural-order packed panel of
+// `vectors` vectors per tile keeps every packed load a dense load and a shuffle; 0: none.
+int packed_panel_tiles_max(int vectors, int pack);
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
 // One Func is read as two of the operands (a Gram matrix: a(k, i) * a(k, j)).
