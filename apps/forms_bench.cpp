@@ -335,7 +335,27 @@ int main(int argc, char **argv) {
     std::vector<std::string> diet_options;
     app.add_option("--stmt-dir", cfg.stmt_dir, "also write each Diet form's lowered Stmt there (<form>.stmt)");
     app.add_option("--option", diet_options, "a Diet option for every form, key=value (e.g. base_model=none)");
+    std::string target_name;
+    app.add_option("--target", target_name,
+                   "Halide target Diet schedules and compiles for (default: this CPU's runnable host target); "
+                   "must not use features this CPU lacks (e.g. the AVX2 target on an AVX-512 CPU)");
     CLI11_PARSE(app, argc, argv);
+    if (!target_name.empty()) {
+        if (!Target::validate_target_string(target_name)) {
+            std::cerr << "forms_bench: --target '" << target_name << "' is not a Halide target\n";
+            return 2;
+        }
+        cfg.target = Target(target_name);
+        const Target host = diet::runnable_host_target();
+        for (Target::Feature f : {Target::AVX, Target::AVX2, Target::FMA, Target::F16C, Target::SSE41, Target::AVX512,
+                                  Target::AVX512_Skylake, Target::AVX512_Cannonlake, Target::AVX512_SapphireRapids}) {
+            if (cfg.target.has_feature(f) && !host.has_feature(f)) {
+                std::cerr << "forms_bench: --target " << target_name << " uses a feature this CPU's target "
+                          << host.to_string() << " lacks\n";
+                return 2;
+            }
+        }
+    }
     for (const std::string &o : diet_options) {
         const size_t eq = o.find('=');
         if (eq == std::string::npos || eq == 0) {

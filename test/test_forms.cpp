@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <atomic>
 #include <regex>
 #include <set>
 
@@ -906,15 +907,15 @@ TEST_CASE("a Gram matrix (one input as both operands) gets in-place dot-product 
 }
 
 TEST_CASE("integer products pack where both operands run along the reduction or the vector operand is NN's", "[forms][unit]") {
-    const auto pack_of = [](bool a_transposed, bool b_transposed, int K) {
+    const auto pack_of = [](bool a_transposed, bool b_transposed, int K, Type acc = Int(32)) {
         ImageParam x(UInt(8), 2, "x"), w(UInt(8), 2, "w");
         Var n("n"), m("m");
         RDom k(0, K, "k");
         Func y("y");
         // NT is x(k, m), w(k, n): both reduction-innermost.
         Expr xa = a_transposed ? x(m, k) : x(k, m), wb = b_transposed ? w(k, n) : w(n, k);
-        y(n, m) = cast<uint32_t>(0);
-        y(n, m) += cast<uint32_t>(xa) * cast<uint32_t>(wb);
+        y(n, m) = cast(acc, 0);
+        y(n, m) += cast(acc, xa) * cast(acc, wb);
         x.set_estimates(a_transposed ? Region{{0, 64}, {0, K}} : Region{{0, K}, {0, 64}});
         w.set_estimates(b_transposed ? Region{{0, K}, {0, 48}} : Region{{0, 48}, {0, K}});
         y.set_estimates({{0, 48}, {0, 64}});
@@ -928,6 +929,9 @@ TEST_CASE("integer products pack where both operands run along the reduction or 
     CHECK(pack_of(true, false, 128) == 1);   // TN
     CHECK(pack_of(true, true, 128) == 1);    // TT, the transposed x read in place
     CHECK(pack_of(true, true, 1024) == 2);   // TT over a long reduction: x copied reduction-major
+    // Into uint32 the pair sums are not vpmaddwd's (extra shuffles, 1.2-1.8x slower): never packed.
+    CHECK(pack_of(false, true, 128, UInt(32)) == 1);
+    CHECK(pack_of(false, false, 128, UInt(32)) == 1);
 }
 
 // The thread-pool task grain is computed at run time from the output's extents (the reduction of
@@ -1075,6 +1079,61 @@ TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
     CHECK(tasks.count(1));
     CHECK(tasks[1] <= 1);  // one task (a parallel loop of one iteration may be lowered away: 0)
     CHECK(tasks[128] >= 192);
+}
+
+namespace {
+// Tasks the thread pool runs: every parallel loop's iterations, counted by a do_par_for that runs
+// them in order on the calling thread.
+std::atomic<int64_t> g_pool_tasks{0};
+int count_pool_tasks(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int min, int extent,
+                     uint8_t *closure) {
+    g_pool_tasks += extent;
+    for (int i = min; i < min + extent; i++) {
+        if (int rc = f(ctx, i, closure)) return rc;
+    }
+    return 0;
+}
+}  // namespace
+
+// Dot-product variants that gather their row operand lane by lane (transposed queries read from
+// buffers sized for T = 128, as forms_bench and a key/value cache hold them: rows 128 floats
+// apart, so no dense-stride specialization applies) count each multiply-add `lanes` times in the
+// task grain (gathered_fma_cost): at T = 1 the 192 heads run as several tasks (one before, 1.43x
+// slower on 2 cores). The canonical form's dense heads stay one task.
+TEST_CASE("gathering dot-product variants spread a small output over several tasks", "[forms][grain]") {
+    const contraction_forms::Sizes sizes = contraction_forms::benchmark_sizes("bmm");
+    const Target target = diet::runnable_host_target();
+    for (const char *name : {"bmm_nt/lhs_transposed", "bmm_nt/canonical"}) {
+        INFO("form " << name);
+        Form f = contraction_forms::make_form(name, sizes, true), ref = contraction_forms::make_form(name, sizes, false);
+        diet::Options opts;
+        opts.base_model = "none";
+        {
+            diet_test::StderrCapture cap(false);
+            diet::autoschedule(Pipeline(f.out), target, 2, 0, opts);
+        }
+        Pipeline dp(f.out), rp(ref.out);
+        dp.jit_handlers().custom_do_par_for = count_pool_tasks;
+        dp.compile_jit(target);
+        for (size_t i = 0; i < f.inputs.size(); i++) {
+            const std::vector<int> full = f.in_sizes[i](128), used = f.in_sizes[i](1);
+            Buffer<> b = input_of(f.inputs[i].type(), full, 5 + (uint32_t)i);
+            for (size_t d = 0; d < used.size(); d++) b.crop((int)d, 0, used[d]);
+            f.inputs[i].set(b);
+            ref.inputs[i].set(b);
+        }
+        f.T.set(1);
+        ref.T.set(1);
+        g_pool_tasks = 0;
+        Buffer<> got = dp.realize(f.out_sizes(1), target);
+        const int64_t tasks = g_pool_tasks;
+        CHECK(compare(got, rp.realize(ref.out_sizes(1), target)) == "");
+        if (std::string(name) == "bmm_nt/lhs_transposed") {
+            CHECK(tasks >= 2);
+        } else {
+            CHECK(tasks <= 1);
+        }
+    }
 }
 
 namespace {

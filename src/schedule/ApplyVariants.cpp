@@ -116,7 +116,8 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
         // tiles share it (OperandStaging.h copy_gathered_rows). Attention scores with transposed
         // queries (192 heads of 64, AVX2, interleaved, two runs): 1.04-1.77x at T = 4-22, 0.84-1.33x at T = 2-3.
         const bool copy_rows = !gpu_ && k.cpu.dot && k.cpu.k_pack == 1 && t.rows > 1 && t.depth <= 1;
-        apply_variant(k, t, host, hs, is, us, nm, task, kernel_extents_, copy_rows);
+        const bool gathers = !gpu_ && k.cpu.dot && !dense_strides_.empty() && !dense_copy[i] && !copy_rows;
+        apply_variant(k, t, host, hs, is, us, nm, task, kernel_extents_, copy_rows, gathers);
         if (last) break;
     }
 }
@@ -159,7 +160,7 @@ void ScheduleApplier::rows_along_batch_variant(const MicroKernel &k, const TileV
 // sees them (kernel order), for the task grain.
 void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &hs, StageRef &is, Updates &us,
                             const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents,
-                            bool copy_rows) {
+                            bool copy_rows, bool gathers) {
     // The staged GPU kernels stage one update's operands; several updates get the other
     // kernels only (gpu_staging_possible).
     internal_assert(us.size() == 1 || !(gpu_ && k.cuda.staged()))
@@ -173,7 +174,12 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         for (size_t u = 0; u < us.size(); u++) tile_update_gpu(w_, us[u], t, k.cuda.k_unroll, nm, nm.update_reductions[u]);
     } else {
         // Tasks per thread-pool task (schedule/TaskGrain.h); 1 inside a consumer's parallel loop.
-        const SizeExpr grain = serial_tasks_ || constant_grain_ ? size_constant(1) : task_grain_expr(extents, t, k.cpu, reduction_);
+        // A variant gathering its row operand lane by lane loads each lane from its own cache
+        // line: it counts a multiply-add as a load (gathered_fma_cost), so small outputs spread
+        // over the cores.
+        const SizeExpr grain = serial_tasks_ || constant_grain_
+                                   ? size_constant(1)
+                                   : task_grain_expr(extents, t, k.cpu, reduction_, gathers ? gathered_fma_cost(k.cpu) : 1);
         tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
         if (k.cpu.dot) {
             const std::vector<FuncRef> lanes = tile_acc_dot(w_, is, us, t, k.cpu, nm, host, acc_);

@@ -110,7 +110,8 @@ private:
                                   const std::vector<std::vector<int64_t>> &shapes, std::vector<Halide::Expr> &taken);
     void apply_variant(const MicroKernel &k, const TileVariant &t, FuncRef &host, StageRef &hs, StageRef &is, Updates &us,
                        const ContractionLoopNames &nm, const std::string &task, const std::vector<SizeExpr> &extents,
-                       bool copy_rows = false);  // a dot kernel's gathered row operand copied per row tile
+                       bool copy_rows = false,  // a dot kernel's gathered row operand copied per row tile
+                       bool gathers = false);   // ... or gathered lane by lane in place (the task grain)
     Condition blocks_at_least(const TileVariant &t, int64_t n);
     Updates specialize_all(const Updates &us, const Condition &c);
 };

@@ -22,7 +22,7 @@ SizeExpr reduction_points_expr(const std::vector<SizeExpr> &ext, const Reduction
 }
 
 SizeExpr task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t, const CpuKernel &k,
-                         const ReductionModel &reduction) {
+                         const ReductionModel &reduction, int64_t fma_cost) {
     const SizeExpr cols = ext.at(0), rows = ext.size() > 1 ? ext[1] : size_constant(1);
     const int64_t panel_cols = (int64_t)t.cols * k.panel_tiles;
     SizeExpr iterations = ceil_div(ceil_div(cols, size_constant(t.cols)), size_constant(k.panel_tiles));
@@ -34,6 +34,7 @@ SizeExpr task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t,
     std::vector<SizeExpr> work = {reduction_points_expr(ext, reduction), size_min(cols, size_constant(panel_cols)),
                                   row_tasks ? size_constant(t.rows) : rows};
     if (deep) work.push_back(ext[2]);
+    if (fma_cost > 1) work.push_back(size_constant(fma_cost));
     const SizeExpr q = units_for_min_work(work);
     return size_max(size_min(q, iterations), size_constant(1));
 }

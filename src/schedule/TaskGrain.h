@@ -12,9 +12,10 @@
 namespace diet {
 
 // cpu_task_grain (space/MicroKernel.h) on the run-time extents, in the kernel's order: register
-// panels (x batch indices) per task, enough for kMinTaskFmas multiply-adds, at most all of them.
+// panels (x batch indices) per task, enough for kMinTaskFmas multiply-adds, at most all of them;
+// each multiply-add counted `fma_cost` times (gathered_fma_cost).
 SizeExpr task_grain_expr(const std::vector<SizeExpr> &kernel_extents, const TileVariant &t, const CpuKernel &k,
-                         const ReductionModel &reduction);
+                         const ReductionModel &reduction, int64_t fma_cost = 1);
 
 // The reduction's points at run time (ReductionModel on the kernel-ordered extents), at least 1.
 SizeExpr reduction_points_expr(const std::vector<SizeExpr> &kernel_extents, const ReductionModel &reduction);

@@ -14,6 +14,11 @@ int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
         !p.reduction_extent || p.reduction_predicated) {  // (packed lanes split the reduction, as dot kernels do)
         return 1;
     }
+    // The pair sums are vpmaddwd's signed int32 lanes: Halide 14 selects it for an int32
+    // accumulation. Into uint32 the same packed kernel interleaves and widens through extra
+    // shuffles: uint8 x uint8 -> uint32 at 256^3 ran 0.29-0.42 ms packed (NN, NT) against
+    // 0.18-0.23 ms unpacked NN (AVX-512 guest, apps/results/cpu/schedule_diff_2026-12-02/u8_u32/).
+    if (p.type.is_uint()) return 1;
     if (p.operands.size() < 2) return 1;
     int widest = 0;
     for (const ContractionOperand &o : p.operands) {

@@ -250,6 +250,13 @@ inline bool task_spans_depth(const TileVariant &t, const CpuKernel &k) {
 }
 int64_t cpu_task_grain(const TileVariant &t, const CpuKernel &k, const std::vector<int64_t> &kernel_extents,
                        int64_t reduction_points);
+// Heuristic: a dot-product kernel gathering its row operand lane by lane in place
+// (gathered_along_reduction: transposed queries) issues a scalar load per multiply-add, each from
+// a cache line of its own, where a dense kernel issues one vector load per `lanes` of them: its
+// task grain counts each multiply-add `lanes` times, so that a small output's few loads spread
+// over the cores. (The features' grain, cpu_task_grain, does not: the shipped model has not seen
+// these kernels, the heuristic ranks them.)
+inline int64_t gathered_fma_cost(const CpuKernel &k) { return std::max(1, k.vector_width); }
 // The reduction extent assumed where nothing better is known: constant extents, 64 per symbolic one.
 int64_t schedule_reduction_estimate(const MatmulPattern &p);
 
