@@ -18,7 +18,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <atomic>
 #include <regex>
 #include <set>
 
@@ -728,17 +727,20 @@ struct OperandGathers : IRVisitor {
     std::string compute_loop;  // the innermost update loop being visited, or empty
     using IRVisitor::visit;
     void visit(const For *op) override {
-        HasLoop inner;
-        op->body.accept(&inner);
         const std::string was = compute_loop;
-        VectorStoreTo vector_store(acc);
-        op->body.accept(&vector_store);
-        if (!inner.found && vector_store.found && op->name.rfind(acc, 0) == 0 &&
-            std::regex_search(op->name, std::regex(R"(\.s[1-9][0-9]*\.)"))) {
-            compute_loop = op->name;
+        if (op->name.rfind(acc, 0) == 0 && std::regex_search(op->name, update_stage())) {
+            HasLoop inner;
+            op->body.accept(&inner);
+            VectorStoreTo vector_store(acc);
+            if (!inner.found) op->body.accept(&vector_store);
+            if (vector_store.found) compute_loop = op->name;
         }
         IRVisitor::visit(op);
         compute_loop = was;
+    }
+    static const std::regex &update_stage() {
+        static const std::regex r(R"(\.s[1-9][0-9]*\.)");
+        return r;
     }
     void visit(const Load *op) override {
         const Ramp *r = op->index.as<Ramp>();
@@ -1081,20 +1083,6 @@ TEST_CASE("the task grain follows the shape at run time", "[forms][grain]") {
     CHECK(tasks[128] >= 192);
 }
 
-namespace {
-// Tasks the thread pool runs: every parallel loop's iterations, counted by a do_par_for that runs
-// them in order on the calling thread.
-std::atomic<int64_t> g_pool_tasks{0};
-int count_pool_tasks(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int min, int extent,
-                     uint8_t *closure) {
-    g_pool_tasks += extent;
-    for (int i = min; i < min + extent; i++) {
-        if (int rc = f(ctx, i, closure)) return rc;
-    }
-    return 0;
-}
-}  // namespace
-
 // Dot-product variants that gather their row operand lane by lane (transposed queries read from
 // buffers sized for T = 128, as forms_bench and a key/value cache hold them: rows 128 floats
 // apart, so no dense-stride specialization applies) count each multiply-add `lanes` times in the
@@ -1113,7 +1101,7 @@ TEST_CASE("gathering dot-product variants spread a small output over several tas
             diet::autoschedule(Pipeline(f.out), target, 2, 0, opts);
         }
         Pipeline dp(f.out), rp(ref.out);
-        dp.jit_handlers().custom_do_par_for = count_pool_tasks;
+        dp.jit_handlers().custom_do_par_for = diet_test::count_tasks;
         dp.compile_jit(target);
         for (size_t i = 0; i < f.inputs.size(); i++) {
             const std::vector<int> full = f.in_sizes[i](128), used = f.in_sizes[i](1);
@@ -1124,9 +1112,9 @@ TEST_CASE("gathering dot-product variants spread a small output over several tas
         }
         f.T.set(1);
         ref.T.set(1);
-        g_pool_tasks = 0;
+        diet_test::g_tasks = 0;
         Buffer<> got = dp.realize(f.out_sizes(1), target);
-        const int64_t tasks = g_pool_tasks;
+        const int64_t tasks = diet_test::g_tasks;
         CHECK(compare(got, rp.realize(ref.out_sizes(1), target)) == "");
         if (std::string(name) == "bmm_nt/lhs_transposed") {
             CHECK(tasks >= 2);

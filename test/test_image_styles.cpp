@@ -224,17 +224,6 @@ TEST_CASE("an update across fewer rows than its vectors runs narrower vectors or
 
 namespace {
 
-// Tasks the thread pool runs: every parallel loop's iterations, counted by a do_par_for that runs
-// them in order on the calling thread.
-std::atomic<int64_t> g_tasks{0};
-int count_tasks(JITUserContext *ctx, int (*f)(JITUserContext *, int, uint8_t *), int min, int extent, uint8_t *closure) {
-    g_tasks += extent;
-    for (int i = min; i < min + extent; i++) {
-        if (int rc = f(ctx, i, closure)) return rc;
-    }
-    return 0;
-}
-
 // `d` scheduled by Diet (default options), compiled with count_tasks as its do_par_for.
 Pipeline scheduled_counting_tasks(const Built &d) {
     {

@@ -7,6 +7,7 @@
 #include "Halide.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -153,6 +154,18 @@ inline std::string compare(const Halide::Buffer<> &got, const Halide::Buffer<> &
     });
     if (!known) o << "compare: unsupported type " << want.type();
     return o.str();
+}
+
+// Tasks the thread pool runs: every parallel loop's iterations, counted by a do_par_for that runs
+// them in order on the calling thread (set as a Pipeline's jit_handlers().custom_do_par_for).
+inline std::atomic<int64_t> g_tasks{0};
+inline int count_tasks(Halide::JITUserContext *ctx, int (*f)(Halide::JITUserContext *, int, uint8_t *), int min,
+                       int extent, uint8_t *closure) {
+    g_tasks += extent;
+    for (int i = min; i < min + extent; i++) {
+        if (int rc = f(ctx, i, closure)) return rc;
+    }
+    return 0;
 }
 
 }  // namespace diet_test

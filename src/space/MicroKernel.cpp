@@ -265,13 +265,11 @@ std::vector<MicroKernel> enumerate_packed_cpu_kernels(const MatmulPattern &p, co
     const bool stage = std::any_of(p.operands.begin(), p.operands.end(), [](const ContractionOperand &o) {
         return o.vector_arg >= 0 && (o.reduction_arg != 0 || o.computed);
     });
-    const bool natural = std::any_of(p.operands.begin(), p.operands.end(),
-                                     [](const ContractionOperand &o) { return packed_in_natural_panel(o); });
     for (int vectors = 1; vectors <= 4; vectors++) {
         for (int rows = 1; rows <= 8; rows++) {
             if (vectors * rows + vectors + 1 > lim.vector_registers) continue;
             for (int panel : {1, 2, 4, 8, 16}) {
-                if (natural && panel > packed_panel_tiles_max(vectors, pack)) continue;
+                if (e.packed_natural_panel && panel > packed_panel_tiles_max(vectors, pack)) continue;
                 int64_t panel_bytes = e.reduction_max * panel * vectors * lanes * (p.type.bytes() / pack);  // narrow operands
                 if (panel > 1 && panel_bytes > lim.l2_bytes / 2) continue;
                 MicroKernel k;
