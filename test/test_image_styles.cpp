@@ -1013,3 +1013,44 @@ TEST_CASE("an upsample by a run-time factor of small range is specialized on eac
     INFO(source);
     for (int v = 1; v <= 4; v++) CHECK(source.find("value_FAC == " + std::to_string(v) + ")") != std::string::npos);
 }
+
+// A MobileNet block with channels innermost and their count a ranged Param, C in [1, 12]
+// (red-team round 10, apps/results/cpu/step_cap_2026-12-02/): the depthwise 3x3, an update over
+// the window computed at root, stepped 4 vectors of channels per window point (64 lanes on
+// AVX-512) though a row holds at most 12 channels, every lane past them guarded (2.9x slower at
+// C = 32 there). A step now holds no more vectors than dim 0 does at its longest over the Params'
+// ranges: one vector of 16 on AVX-512, two of 8 on AVX2.
+TEST_CASE("an update over a dim bounded by a Param's range steps no wider than that dim", "[styles]") {
+    const auto build = [] {
+        Param<int> C = shape_var("C", 1, 12, 12), W = shape_var("W", 1, 40, 40), H = shape_var("H", 1, 40, 40);
+        ImageParam in(Float(32), 3, "ds_in"), wd(Float(32), 2, "ds_wd"), wp(Float(32), 2, "ds_wp");
+        Var c("c"), x("x"), y("y"), o("o");
+        Func padded = BoundaryConditions::constant_exterior(in, 0.0f, {{0, C}, {0, W}, {0, H}});
+        RDom r(0, 3, 0, 3, "r");
+        Func dw("ds_dw"), act("ds_act"), pw("ds_pw"), out("ds_out");
+        dw(c, x, y) = 0.0f;
+        dw(c, x, y) += wd(r.x + 3 * r.y, c) * padded(c, x + r.x - 1, y + r.y - 1);
+        act(c, x, y) = clamp(dw(c, x, y), 0.0f, 6.0f);
+        RDom rc(0, C, "rc");
+        pw(o, x, y) = 0.0f;
+        pw(o, x, y) += wp(rc, o) * act(rc, x, y);
+        out(o, x, y) = max(pw(o, x, y), 0.0f);
+        in.set_estimates({{0, C}, {0, W}, {0, H}});
+        wd.set_estimates({{0, 9}, {0, C}});
+        wp.set_estimates({{0, C}, {0, 16}});
+        out.set_estimates({{0, 16}, {0, W}, {0, H}});
+        return Built{out, {in, wd, wp}, {C, W, H},
+                     [](const std::vector<int> &s) { return Sizes{{s[0], s[1], s[2]}, {9, s[0]}, {s[0], 16}}; },
+                     [](const std::vector<int> &s) { return std::vector<int>{16, s[1], s[2]}; }};
+    };
+    std::string source;
+    check_style(build, {{1, 1, 1}, {3, 5, 2}, {12, 17, 9}, {7, 40, 40}}, nullptr, &source);
+    INFO(source);
+    // Every split of the depthwise update's channels: at most 16 lanes.
+    const std::regex split(R"(ds_dw\.update\(0\)\.split\(c, c_vo, c_vi, (\d+))");
+    int splits = 0;
+    for (std::sregex_iterator it(source.begin(), source.end(), split), end; it != end; ++it, ++splits) {
+        CHECK(std::stoi((*it)[1]) <= 16);
+    }
+    CHECK(splits > 0);
+}

@@ -94,6 +94,15 @@ std::optional<SizeExpr> GroupApplier::extent_of(const FuncNode &n, int d) {
     return run_time(it->second[d]);
 }
 
+// Dim d's extent at its largest over the Params' declared ranges, where that is a constant.
+std::optional<int64_t> GroupApplier::longest_extent(const FuncNode &n, int d) {
+    if (n.region_narrowed) return std::nullopt;
+    auto it = extents_.find(n.name);
+    if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
+    if (d >= (int)it->second.size() || !it->second[d].defined()) return std::nullopt;
+    return largest_over_param_ranges(it->second[d]);
+}
+
 // A run-time size (analysis/SymbolicRegion.h) as the schedule computes and spells it.
 SizeExpr GroupApplier::run_time(const Expr &e) {
     return w_.run_time_size(e, [this](const std::string &b) { return output_buffer_ident(dag_, ref_, b); });
@@ -187,6 +196,12 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
+    // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges:
+    // a depthwise 3x3 over channels c in [1, 32] (red-team round 10, channels innermost) stepped
+    // 64 lanes, the specialization for rows of 64 never taken, its fallback one guarded vector.
+    if (const std::optional<int64_t> longest = x_pure && width > lanes ? longest_extent(n, 0) : std::nullopt) {
+        width = std::min(width, lanes * (int)std::max<int64_t>(1, (*longest + lanes - 1) / lanes));
+    }
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
     // Several vectors per guarded step of values narrower than 32 bits, on a target without
     // masked loads and stores of such lanes, only over rows a multiple of the step

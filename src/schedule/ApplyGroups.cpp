@@ -269,6 +269,11 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     int lanes = g.tile_x == 0 || g.tile_x >= g.vector_lanes ? g.vector_lanes : 1;
     if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
         lanes *= kVectorsPerReductionStep;
+        // No more vectors per step than dim 0 holds at its longest (as update_loops).
+        if (const std::optional<int64_t> longest = g.tile_x == 0 ? longest_extent(n, 0) : std::nullopt) {
+            const int one = lanes / kVectorsPerReductionStep;
+            lanes = std::min(lanes, one * (int)std::max<int64_t>(1, (*longest + one - 1) / one));
+        }
     }
     // An update of a Func computed at root that reads the inputs only clamped rounds its last
     // vectors up (its region grows by less than a vector step; the reads stay in range) rather

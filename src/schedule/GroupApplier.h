@@ -102,6 +102,7 @@ private:
                         const std::optional<SizeExpr> &iterations = std::nullopt);
     std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight);
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
+    std::optional<int64_t> longest_extent(const FuncNode &n, int d);
     SizeExpr run_time(const Expr &e);
     std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
     void long_reduction_tasks(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int max_width, TailStrategy tail);
