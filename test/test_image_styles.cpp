@@ -1054,3 +1054,39 @@ TEST_CASE("an update over a dim bounded by a Param's range steps no wider than t
     }
     CHECK(splits > 0);
 }
+
+// The index of each column's maximum over N rows (argmax over an RDom of a Param's extent, N in
+// [1, 1000], B columns vectorized): where the reduction is long its tasks took the vectors
+// kVectorPointsPerTask points' worth of 64 steps (the specialization's shortest) would fill, so at
+// N = 1000, B = 256 two tasks (AVX-512) of which each point took 1000 steps. Now the vectors per
+// task come from N at run time, a gathered step counted as its lanes (red-team round 10's top-3
+// by repeated argmax: 1.36x faster at N = 1000, B = 64 on AVX2; apps/results/cpu/long_steps_grain_2026-12-02/).
+TEST_CASE("a one-dimensional update over a long run-time reduction spreads its columns over tasks", "[styles]") {
+    const auto build = [] {
+        Param<int> N = shape_var("N", 1, 1000, 1000), B = shape_var("B", 1, 256, 256);
+        ImageParam s(Float(32), 2, "am_scores");
+        Var b("b");
+        RDom r(0, N, "r");
+        Func best("am_best");
+        best(b) = argmax(r, s(r, b))[0];
+        s.set_estimates({{0, N}, {0, B}});
+        best.set_estimates({{0, B}});
+        return Built{best, {s}, {N, B}, [](const std::vector<int> &v) { return Sizes{{v[0], v[1]}}; },
+                     [](const std::vector<int> &v) { return std::vector<int>{v[1]}; }};
+    };
+    check_style(build, {{1, 1}, {3, 17}, {64, 64}, {1000, 256}, {999, 33}});
+    Built d = build();
+    Pipeline p = scheduled_counting_tasks(d);
+    d.vars[0].set(1000);
+    d.vars[1].set(256);
+    Buffer<float> in(1000, 256);
+    in.fill(0.0f);
+    for (int c = 0; c < 256; c++) in((c * 7) % 1000, c) = 1.0f;
+    d.inputs[0].set(in);
+    g_tasks = 0;
+    Buffer<int> out = p.realize({256}, diet::runnable_host_target());
+    CHECK(out(3) == 21);
+    CHECK(out(200) == 400);
+    INFO("tasks " << g_tasks.load());
+    CHECK(g_tasks.load() >= 4);
+}

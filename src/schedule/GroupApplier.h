@@ -20,6 +20,10 @@ constexpr int kValuesSharingVectors = 2;  // Tuple values beyond which a reducti
 constexpr int kRowsPerTask = 8;  // rows per parallel task: of a row reduction, of a stage parallel over its rows alone
 constexpr int kVectorPointsPerTask = 8192;  // points per parallel task of a one-dimensional update
 constexpr int64_t kLongReductionSteps = 64;  // steps per point from which a one-dimensional update's tasks take fewer points (heuristic)
+// Point-steps per task of such an update when its steps are known at run time only (a heuristic,
+// twice the contraction's kMinTaskFmas: gathered attention rows of 128 steps, 256K counted
+// point-steps, ran 1.28x slower as two tasks than as one; apps/results/cpu/long_steps_grain_2026-12-02/).
+constexpr int64_t kMinTaskPointSteps = 262144;
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
 constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
