@@ -1014,15 +1014,60 @@ TEST_CASE("an upsample by a run-time factor of small range is specialized on eac
     for (int v = 1; v <= 4; v++) CHECK(source.find("value_FAC == " + std::to_string(v) + ")") != std::string::npos);
 }
 
-// A MobileNet block with channels innermost and their count a ranged Param, C in [1, 12]
-// (red-team round 10, apps/results/cpu/step_cap_2026-12-02/): the depthwise 3x3, an update over
-// the window computed at root, stepped 4 vectors of channels per window point (64 lanes on
-// AVX-512) though a row holds at most 12 channels, every lane past them guarded (2.9x slower at
-// C = 32 there). A step now holds no more vectors than dim 0 does at its longest over the Params'
-// ranges: one vector of 16 on AVX-512, two of 8 on AVX2.
+// Squeeze-excitation (red-team round 10): a global average pool, then two small fully connected
+// layers as updates over RDoms, fc1 over CR in [1, 12] reduced channels. An update computed at
+// root steps up to 4 vectors of dim 0 per reduction point: fc1 stepped 64 lanes on AVX-512 (32 on
+// AVX2) though a row holds at most 12, every lane past them guarded (round 10's depthwise block,
+// C in [1, 32], 2.9x slower at C = 32: apps/results/cpu/step_cap_2026-12-02/). A step now holds no
+// more vectors than dim 0 does at its longest over the Params' declared ranges.
 TEST_CASE("an update over a dim bounded by a Param's range steps no wider than that dim", "[styles]") {
     const auto build = [] {
-        Param<int> C = shape_var("C", 1, 12, 12), W = shape_var("W", 1, 40, 40), H = shape_var("H", 1, 40, 40);
+        Param<int> W = shape_var("W", 1, 32, 32), H = shape_var("H", 1, 32, 32), C = shape_var("C", 1, 48, 48),
+                   CR = shape_var("CR", 1, 12, 12);
+        ImageParam in(Float(32), 3, "se_in"), w1(Float(32), 2, "se_w1"), w2(Float(32), 2, "se_w2");
+        Var x("x"), y("y"), c("c"), j("j");
+        RDom r(0, W, 0, H, "r");
+        Func pool("se_pool"), mean("se_mean"), fc1("se_fc1"), fc2("se_fc2"), out("se_out");
+        pool(c) = 0.0f;
+        pool(c) += in(r.x, r.y, c);
+        mean(c) = pool(c) / cast<float>(W * H);
+        RDom rc(0, C, "rc");
+        fc1(j) = 0.0f;
+        fc1(j) += w1(rc, j) * mean(rc);
+        RDom rj(0, CR, "rj");
+        fc2(c) = 0.0f;
+        fc2(c) += w2(rj, c) * max(fc1(rj), 0.0f);
+        out(x, y, c) = in(x, y, c) / (1.0f + exp(-fc2(c)));
+        in.set_estimates({{0, W}, {0, H}, {0, C}});
+        w1.set_estimates({{0, C}, {0, CR}});
+        w2.set_estimates({{0, CR}, {0, C}});
+        out.set_estimates({{0, W}, {0, H}, {0, C}});
+        return Built{out, {in, w1, w2}, {W, H, C, CR},
+                     [](const std::vector<int> &s) { return Sizes{{s[0], s[1], s[2]}, {s[2], s[3]}, {s[3], s[2]}}; },
+                     [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], s[2]}; }};
+    };
+    std::string source;
+    check_style(build, {{1, 1, 1, 1}, {3, 5, 7, 2}, {32, 32, 48, 12}, {9, 9, 9, 3}}, nullptr, &source);
+    INFO(source);
+    // Every split of fc1's update along j: at most 16 lanes.
+    const std::regex split(R"(se_fc1\.update\(0\)\.split\(j, j_vo, j_vi, (\d+))");
+    int splits = 0;
+    for (std::sregex_iterator it(source.begin(), source.end(), split), end; it != end; ++it, ++splits) {
+        CHECK(std::stoi((*it)[1]) <= 16);
+    }
+    CHECK(splits > 0);
+}
+
+// A MobileNet block with channels innermost (red-team round 10): a depthwise 3x3 over a zero-padded
+// input with per-channel weights, its activation read by a pointwise contraction. The depthwise
+// sum reuses no operand across its result (each product reads a per-channel weight and a pixel),
+// which as an intermediate left it to the stage rules: computed at root, the block took 0.315 ms
+// at C = 32, CO = 48, 56 x 56, where its depthwise half alone (as an output, a micro-kernel per
+// tile) took 0.033 and the pointwise half 0.069. Where every operand is an input or a cheap input
+// wrapper it is now a contraction there too: 0.206 ms (apps/results/cpu/depthwise_gap_probe_2026-12-02/).
+TEST_CASE("a depthwise sum over inputs read by a contraction gets a micro-kernel per tile", "[styles]") {
+    const auto build = [] {
+        Param<int> C = shape_var("C", 1, 32, 32), W = shape_var("W", 1, 40, 40), H = shape_var("H", 1, 40, 40);
         ImageParam in(Float(32), 3, "ds_in"), wd(Float(32), 2, "ds_wd"), wp(Float(32), 2, "ds_wp");
         Var c("c"), x("x"), y("y"), o("o");
         Func padded = BoundaryConditions::constant_exterior(in, 0.0f, {{0, C}, {0, W}, {0, H}});
@@ -1043,16 +1088,8 @@ TEST_CASE("an update over a dim bounded by a Param's range steps no wider than t
                      [](const std::vector<int> &s) { return Sizes{{s[0], s[1], s[2]}, {9, s[0]}, {s[0], 16}}; },
                      [](const std::vector<int> &s) { return std::vector<int>{16, s[1], s[2]}; }};
     };
-    std::string source;
-    check_style(build, {{1, 1, 1}, {3, 5, 2}, {12, 17, 9}, {7, 40, 40}}, nullptr, &source);
-    INFO(source);
-    // Every split of the depthwise update's channels: at most 16 lanes.
-    const std::regex split(R"(ds_dw\.update\(0\)\.split\(c, c_vo, c_vi, (\d+))");
-    int splits = 0;
-    for (std::sregex_iterator it(source.begin(), source.end(), split), end; it != end; ++it, ++splits) {
-        CHECK(std::stoi((*it)[1]) <= 16);
-    }
-    CHECK(splits > 0);
+    const std::string log = check_style(build, {{1, 1, 1}, {3, 5, 2}, {32, 17, 9}, {7, 40, 40}});
+    CHECK_THAT(log, Catch::Contains("Func ds_dw (computed per tile of output ds_act): micro-kernel"));
 }
 
 // The index of each column's maximum over N rows (argmax over an RDom of a Param's extent, N in

@@ -4,6 +4,7 @@
 #include "analysis/PredicateReads.h"
 #include "analysis/RecomputeCost.h"
 #include "analysis/ContractionOperands.h"
+#include "analysis/ConsumerReductions.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/Summand.h"
 #include "analysis/SymbolicRegion.h"
@@ -531,7 +532,19 @@ void FunctionDAG::classify_matmuls() {
         // per-pixel weights): a register tile gains nothing. On an output the kernel still tiles
         // and vectorizes it; an intermediate is left to the stage rules, which compute such
         // per-pixel operands per tile instead of materializing them.
-        if (reusing < 0 && !host.is_output) {
+        // Except where another reduction sums over the result's dimensions (a MobileNet block's
+        // depthwise 3x3 over inputs, its activation read by the pointwise contraction): that
+        // reader materializes it, and a micro-kernel per tile of it ran the block 2.2-2.5x faster
+        // than the stage rules' root update (apps/results/cpu/depthwise_gap_probe_2026-12-02/).
+        // Read pointwise (box sums of a guided filter, a norm's sum of squares) the stage rules'
+        // fusion into the readers' tiles measured 1.9-2.8x faster.
+        const auto reads_inputs_only = [&] {
+            return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
+                const auto it = index_.find(o.func);
+                return it == index_.end() || nodes_[it->second].is_input_wrapper || nodes_[it->second].wrapper_read_at_taps;
+            });
+        };
+        if (reusing < 0 && !host.is_output && !(reads_inputs_only() && reduced_over_by_a_consumer(nodes_, index_, host))) {
             reject("no operand is reused across its result (a weighted sum, not a product of matrices)");
             continue;
         }
