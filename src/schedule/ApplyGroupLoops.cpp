@@ -87,11 +87,18 @@ std::optional<SizeExpr> GroupApplier::stage_points(const FuncNode &n, int stage,
 std::optional<SizeExpr> GroupApplier::extent_of(const FuncNode &n, int d) {
     // A region a predicate may narrow (analysis/PredicateReads.h) is smaller than the analysis'
     // at run time: its extent is not known (a vector specialized on it was shifted past its start).
-    if (n.region_narrowed) return std::nullopt;
+    const std::vector<Expr> *extents = cached_extents(n);
+    if (!extents || d >= (int)extents->size()) return std::nullopt;
+    return run_time((*extents)[d]);
+}
+
+// The Func's run-time extents (analysis/SymbolicRegion.h), computed once per Func; none where a
+// predicate may narrow its region (see extent_of).
+const std::vector<Expr> *GroupApplier::cached_extents(const FuncNode &n) {
+    if (n.region_narrowed) return nullptr;
     auto it = extents_.find(n.name);
     if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
-    if (d >= (int)it->second.size()) return std::nullopt;
-    return run_time(it->second[d]);
+    return &it->second;
 }
 
 namespace {
@@ -100,11 +107,19 @@ int64_t ceil_div_int(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Dim d's extent at its largest over the Params' declared ranges, where that is a constant.
 std::optional<int64_t> GroupApplier::longest_extent(const FuncNode &n, int d) {
-    if (n.region_narrowed) return std::nullopt;
-    auto it = extents_.find(n.name);
-    if (it == extents_.end()) it = extents_.emplace(n.name, run_time_extents(dag_, n.name)).first;
-    if (d >= (int)it->second.size() || !it->second[d].defined()) return std::nullopt;
-    return largest_over_param_ranges(it->second[d]);
+    const std::vector<Expr> *extents = cached_extents(n);
+    if (!extents || d >= (int)extents->size() || !(*extents)[d].defined()) return std::nullopt;
+    return largest_over_param_ranges((*extents)[d]);
+}
+
+// A step of `width` lanes (whole vectors of `lanes`) cut to the fewest whole vectors that cover dim
+// 0 at its longest over the Params' declared ranges: a depthwise 3x3 over channels c in [1, 32]
+// (red-team round 10, channels innermost) stepped 64 lanes, the specialization for rows of 64
+// never taken, its fallback one guarded vector.
+int GroupApplier::step_width_within_dim0(const FuncNode &n, int lanes, int width) {
+    const std::optional<int64_t> longest = longest_extent(n, 0);
+    if (!longest || lanes <= 0) return width;
+    return std::min(width, lanes * (int)std::max<int64_t>(1, ceil_div_int(*longest, lanes)));
 }
 
 // A run-time size (analysis/SymbolicRegion.h) as the schedule computes and spells it.
@@ -200,12 +215,8 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
-    // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges:
-    // a depthwise 3x3 over channels c in [1, 32] (red-team round 10, channels innermost) stepped
-    // 64 lanes, the specialization for rows of 64 never taken, its fallback one guarded vector.
-    if (const std::optional<int64_t> longest = x_pure && width > lanes ? longest_extent(n, 0) : std::nullopt) {
-        width = std::min(width, lanes * (int)std::max<int64_t>(1, (*longest + lanes - 1) / lanes));
-    }
+    // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges.
+    if (x_pure && width > lanes) width = step_width_within_dim0(n, lanes, width);
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
     // Several vectors per guarded step of values narrower than 32 bits, on a target without
     // masked loads and stores of such lanes, only over rows a multiple of the step

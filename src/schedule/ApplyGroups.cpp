@@ -270,16 +270,32 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     if (update && !per_step && lanes > 1 && (g.tile_x == 0 || g.tile_x >= lanes * kVectorsPerReductionStep)) {
         lanes *= kVectorsPerReductionStep;
         // No more vectors per step than dim 0 holds at its longest (as update_loops).
-        if (const std::optional<int64_t> longest = g.tile_x == 0 ? longest_extent(n, 0) : std::nullopt) {
-            const int one = lanes / kVectorsPerReductionStep;
-            lanes = std::min(lanes, one * (int)std::max<int64_t>(1, (*longest + one - 1) / one));
-        }
+        if (g.tile_x == 0) lanes = step_width_within_dim0(n, lanes / kVectorsPerReductionStep, lanes);
     }
     // An update of a Func computed at root that reads the inputs only clamped rounds its last
     // vectors up (its region grows by less than a vector step; the reads stay in range) rather
     // than guarding them: Halide 14 runs a guarded multi-vector 8-bit tail as scalar code (a
     // 5x5 uint8 erosion written minimum() over an RDom, red-team round 3: 1.5-3.5x behind).
     const bool round_up_update = update && g.tile_x == 0 && !n.is_output && reads_inputs_clamped(dag_, n.name);
+    // Elsewhere (an output) several vectors per step of values narrower than 32 bits, on a target
+    // without masked loads and stores of such lanes, only where the rows are a whole number of
+    // steps; one vector per step elsewhere (as update_loops). A u8 erosion's output at 81 pixels
+    // a row ran its one 128-lane step guarded, as scalar code: 4.5x slower than before its
+    // boundary condition was computed per tile (red-team round 10).
+    if (update && !per_step && g.tile_x == 0 && lanes > g.vector_lanes && !round_up_update && value_bits(n) < 32 &&
+        !masked_narrow_lanes_ && !whole_steps_scheduling_) {
+        const std::optional<SizeExpr> row = extent_of(n, 0);
+        const std::optional<int64_t> known_row = row ? constant_value(row->expr) : std::nullopt;
+        if (row && !known_row) {
+            StageRef wide = w_.specialize(st, whole_steps_only(*row, lanes));
+            whole_steps_scheduling_ = true;
+            tile_stage(g, n, root, wide, rvars, false);
+            whole_steps_scheduling_ = false;
+            note_once("Func " + n.name + ": its " + std::to_string(lanes) +
+                      "-point update steps only where its rows are a multiple of them, one vector per step elsewhere.");
+        }
+        if (!known_row || *known_row % lanes != 0) lanes = g.vector_lanes;
+    }
     order = vectorize_dim(st, x_in, lanes,
                           round_up_update ? TailStrategy::RoundUp : may_shift ? tail_of(g, n.name) : TailStrategy::GuardWithIf);
     if (round_up_update) {

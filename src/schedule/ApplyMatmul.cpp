@@ -172,6 +172,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     // Func-level placement, shared by every leaf and variant (Halide takes compute_at from the
     // general case, so every specialization keeps the same loop names).
     const std::string task = nm.batch.empty() ? "n_t" : "task";
+    natural_panel_pitch_ = 0;
     if (!gpu_) {
         w_.compute_at(acc, host, "n_p", false);
         // Dot-product leaves, and in-place leaves among staged ones, read the operands themselves
@@ -194,6 +195,9 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
             // task loops (not where the host's region is inferred).
             stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ ? "" : task + "_o",
                                first.cpu.vector_width, operands_staged_, first.cpu.k_pack, packed_panel_cols);
+            const bool natural_panel = first.cpu.k_pack > 1 && std::any_of(p.operands.begin(), p.operands.end(),
+                                                                            [](const ContractionOperand &o) { return packed_in_natural_panel(o); });
+            natural_panel_pitch_ = natural_panel ? packed_panel_cols : 0;
         }
     } else {
         // Staged: acc per one-warp block (lane-striped registers), operands through shared memory.

@@ -187,11 +187,23 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
                 const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
                 for (const FuncRef &l : lanes) copy_gathered_rows(w_, lookup, *pattern_, l, host, "m_o", k.cpu.vector_width);
             }
-        } else if (operands_staged_ && !k.cpu.stage_strided) {
-            tile_acc_direct(w_, is, us, t, k.cpu, nm, host);
+            return;
+        }
+        // A variant narrower than the kernel's tile reading a natural-order packed panel (its
+        // pitch the widest tile's) would gather its packed vectors k_pack lanes at a time where
+        // their span exceeds Halide 14's dense-load limit: NN uint8 x int8 with VNNI (pack 4,
+        // pitch 48) in its 8-lane variant. Such a variant runs unpacked: dense loads along the
+        // panel's rows, one reduction step at a time.
+        CpuKernel kc = k.cpu;
+        if (natural_panel_pitch_ > 0 && kc.k_pack > 1 &&
+            !packed_panel_load_dense(natural_panel_pitch_, t.vectors > 0 ? t.vector_lanes : 1, kc.k_pack)) {
+            kc.k_pack = 1;
+        }
+        if (operands_staged_ && !kc.stage_strided) {
+            tile_acc_direct(w_, is, us, t, kc, nm, host);
         } else {
             tile_acc_init(w_, is, t, nm, true);
-            for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, k.cpu, nm, nm.update_reductions[u]);
+            for (size_t u = 0; u < us.size(); u++) tile_update_cpu(w_, us[u], t, kc, nm, nm.update_reductions[u]);
         }
     }
 }

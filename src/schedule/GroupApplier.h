@@ -107,10 +107,13 @@ private:
     std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight);
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
     std::optional<int64_t> longest_extent(const FuncNode &n, int d);
+    int step_width_within_dim0(const FuncNode &n, int lanes, int width);
+    const std::vector<Expr> *cached_extents(const FuncNode &n);
     SizeExpr run_time(const Expr &e);
     std::optional<SizeExpr> reduction_steps(const FuncNode &n, int stage);
     void long_reduction_tasks(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int max_width, TailStrategy tail);
     bool long_steps_ = false;  // set while long_reduction_tasks schedules its specialization
+    bool whole_steps_scheduling_ = false;  // set while tile_stage schedules its whole-steps specialization
     static int dim_of(const FuncNode &n, const std::string &v);
     static std::optional<SizeExpr> ceil_div_opt(const std::optional<SizeExpr> &a, int64_t b);
     static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b);

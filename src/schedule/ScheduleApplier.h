@@ -45,6 +45,7 @@ private:
     bool constant_grain_ = false;
     // Some leaf stages its operands: the in-place leaves among them run tile_acc_direct.
     bool operands_staged_ = false;
+    int natural_panel_pitch_ = 0;  // columns of a packed_in_natural_panel operand's staged panel; 0: none
     const MatmulPattern *pattern_ = nullptr;  // the contraction being applied
     FuncRef acc_;  // the contraction's accumulator (its rfactor intermediate for an update on the output)
     bool host_region_inferred_ = false;  // the host is not the output: its region comes from its readers

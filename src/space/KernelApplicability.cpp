@@ -77,11 +77,16 @@ bool packed_in_natural_panel(const ContractionOperand &o) {
     return o.vector_arg == 0 && o.reduction_arg == 1 && !o.vector_gather && o.separable && !o.unit_stride_reduction;
 }
 
-int packed_panel_tiles_max(int vectors, int pack) {
+bool packed_panel_load_dense(int pitch, int lanes, int pack) {
     // Halide 14 (FlattenNestedRamps) loads a vector whose lanes lie at constant offsets as one
-    // dense load and a shuffle while the span is below 4 x the lanes (lanes x k_pack); a span of
-    // `lanes` plus (k_pack - 1) rows of `vectors * lanes * panel` columns stays below it while
-    // vectors * panel * (k_pack - 1) < 4 * k_pack - 1.
+    // dense load and a shuffle while the span is below 4 x the lanes (lanes x k_pack): `lanes`
+    // plus (k_pack - 1) rows of `pitch` columns.
+    return (int64_t)(pack - 1) * pitch + std::max(lanes, 1) < 4 * (int64_t)std::max(lanes, 1) * pack;
+}
+
+int packed_panel_tiles_max(int vectors, int pack) {
+    // (packed_panel_load_dense with a pitch of `vectors * lanes * panel` columns: it holds while
+    // vectors * panel * (k_pack - 1) < 4 * k_pack - 1.)
     int panel = 1;
     while (vectors * panel * 2 * (pack - 1) < 4 * pack - 1) panel *= 2;
     return vectors * panel * (pack - 1) < 4 * pack - 1 ? panel : 0;

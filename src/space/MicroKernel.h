@@ -182,6 +182,10 @@ bool packed_in_natural_panel(const ContractionOperand &o);
 // The largest panel (CpuKernel::panel_tiles, a power of two) whose natural-order packed panel of
 // `vectors` vectors per tile keeps every packed load a dense load and a shuffle; 0: none.
 int packed_panel_tiles_max(int vectors, int pack);
+// Whether a packed vector of `lanes` columns read from a natural-order panel of `pitch` columns
+// (k_pack rows of it) is one dense load and a shuffle for Halide 14 (its span below 4 x its
+// lanes, FlattenNestedRamps), not k_pack-wide gathers lane by lane.
+bool packed_panel_load_dense(int pitch, int lanes, int pack);
 // Some operand is gathered_along_reduction.
 bool dot_kernels_gather(const MatmulPattern &p);
 // One Func is read as two of the operands (a Gram matrix: a(k, i) * a(k, j)).
