@@ -49,7 +49,14 @@ int packed_reduction_factor(const MatmulPattern &p, const CpuLimits &lim) {
         })) {
         return 1;
     }
-    const int pack = widest <= 8 && !lim.dot_product_8bit ? 2 : 32 / std::max(widest, 8);
+    // From a natural-order panel, a 4-way 8-bit vector interleaves 4 rows byte by byte: LLVM
+    // lowers Halide 14's shuffle of that load to one vpinsrb per byte (268 in a 16x4 kernel),
+    // and uint8 x int8 NN with VNNI ran 0.16x float32 NN (Intel guest with AVX512-FP16,
+    // apps/results/cpu/forms_int_vnni_2026-12-02/). Pairs interleave 16-bit words
+    // (vpunpck/vpermw) and feed vpmaddwd, as on targets without VNNI.
+    const bool natural_panel = std::any_of(p.operands.begin(), p.operands.end(),
+                                           [](const ContractionOperand &o) { return packed_in_natural_panel(o); });
+    const int pack = widest <= 8 && (!lim.dot_product_8bit || natural_panel) ? 2 : 32 / std::max(widest, 8);
     return *p.reduction_extent % pack == 0 ? pack : 1;
 }
 
