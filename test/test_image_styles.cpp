@@ -147,6 +147,68 @@ TEST_CASE("an 8-bit output's tiled update steps several vectors only over whole 
     CHECK_THAT(log, Catch::Contains("Func eroded_se: its 128-point update steps only where its rows are a multiple of them"));
 }
 
+// A bicubic resampler written as a weighted sum over a 4 x 4 RDom whose source coordinates are
+// Funcs of the output's (red-team round 11): recognized as a contraction, its boundary condition
+// was copied per tile, a region Halide cannot bound ("calls repeat_edge_in_sum in an unbounded
+// way": no library). A computed operand read at coordinates computed from values is no
+// contraction now; the stage rules schedule it.
+TEST_CASE("a resampler's weighted sum at coordinates computed by Funcs compiles and is correct", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 4, 300, 300), H = shape_var("H", 4, 200, 200);
+            Param<int> OW = shape_var("OW", 1, 450, 450), OH = shape_var("OH", 1, 300, 300);
+            ImageParam in(Float(32), 2, "src");
+            Var x("x"), y("y"), k("k");
+            Func e = BoundaryConditions::repeat_edge(in, {{0, W}, {0, H}});
+            const auto taps = [&](const Var &v, const Expr &n_in, const Expr &n_out, const std::string &name, Func &index) {
+                Expr c = (cast<float>(v) + 0.5f) * cast<float>(n_in) / cast<float>(n_out) - 0.5f;
+                Expr t = c - floor(c);
+                Func w(name + "_w");
+                w(v, k) = mux(k, {((-0.5f * t + 1.0f) * t - 0.5f) * t, (1.5f * t - 2.5f) * t * t + 1.0f,
+                                  ((-1.5f * t + 2.0f) * t + 0.5f) * t, (0.5f * t - 0.5f) * t * t});
+                index = Func(name + "_i");
+                index(v) = cast<int>(floor(c));
+                return w;
+            };
+            Func ix, iy;
+            Func wx = taps(x, W, OW, "cx", ix), wy = taps(y, H, OH, "cy", iy);
+            RDom r(0, 4, 0, 4, "r");
+            Func out("resized");
+            out(x, y) = sum(wx(x, r.x) * wy(y, r.y) * e(ix(x) + r.x - 1, iy(y) + r.y - 1));
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, OW}, {0, OH}});
+            return Built{out, {in}, {W, H, OW, OH}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[2], s[3]}; }};
+        },
+        {{4, 4, 1, 1}, {300, 200, 450, 300}, {37, 21, 100, 7}, {250, 190, 60, 80}});
+    CHECK_THAT(log, Catch::Contains("a computed operand is read at coordinates computed from values"));
+}
+
+// A Func calling the math library read pointwise by two Funcs that each stay computed (a Canny
+// detector's gradient orientation, atan2, read by the non-maximum suppression of two outputs,
+// red-team round 11): inlined, atan2 ran once per reader at every pixel (1.6x Mullapudi2016's
+// time). It is computed once now.
+TEST_CASE("a Func calling the math library that reaches two computed Funcs is computed once", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 4, 512, 512), H = shape_var("H", 4, 384, 384);
+            ImageParam in(Float(32), 2, "gray");
+            Var x("x"), y("y");
+            Func e = BoundaryConditions::repeat_edge(in, {{0, W}, {0, H}});
+            Func angle("angle"), bins("bins"), wrap("wrapped"), out("edge_out");
+            angle(x, y) = atan2(e(x, y + 1) - e(x, y - 1), e(x + 1, y) - e(x - 1, y));
+            bins(x, y) = cast<int>(angle(x, y) * 1.2732395f);
+            wrap(x, y) = sin(angle(x, y)) * 0.5f;
+            out(x, y) = cast<float>(bins(x - 1, y) + bins(x + 1, y)) + wrap(x, y - 1) + wrap(x, y + 1);
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{4, 4}, {37, 21}, {200, 130}});
+    CHECK_THAT(log, Catch::Contains("Func angle: computed"));
+}
+
 // The same window read straight from the input (a valid erosion): rounded up, the minimum's last
 // vector would read past the input, so it stays guarded (and the output correct at every shape).
 TEST_CASE("a window reduction reading an input unclamped keeps its guarded tail", "[styles]") {

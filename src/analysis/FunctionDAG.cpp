@@ -515,6 +515,16 @@ void FunctionDAG::classify_matmuls() {
             p.vector_reads = std::max(p.vector_reads, reads.first);
             p.broadcast_reads = std::max(p.broadcast_reads, reads.second);
         }
+        // A computed operand (a boundary condition) read at coordinates computed from values (a
+        // bicubic resampler written as sum(wx(x, r.x) * wy(y, r.y) * e(ix(x) + r.x - 1,
+        // iy(y) + r.y - 1)), ix a Func): its copy per tile cannot be bounded (Halide: "calls ...
+        // in an unbounded way", red-team round 11). The stage rules schedule it. (An input read
+        // at gathered rows, x(k, idx(m)), is read in place and stays a contraction.)
+        if (std::any_of(p.operands.begin(), p.operands.end(),
+                        [](const ContractionOperand &o) { return o.data_dependent && o.computed; })) {
+            reject("a computed operand is read at coordinates computed from values (its copy per tile has no bound)");
+            continue;
+        }
         // An update on the output whose product reads an operand at every output point (a
         // depthwise convolution: out(c, x, y) += in(c, x + r.x, y + r.y) * w(c, r.x, r.y)) reuses
         // nothing in a register tile but the other operand's broadcasts, and the tile would pay

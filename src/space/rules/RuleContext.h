@@ -21,6 +21,7 @@ struct RuleContext {
     std::map<std::string, ConstBox> whole_largest;  // ... at in.largest
     std::map<std::string, ConstBox> whole_smallest;  // ... at in.smallest
     std::map<std::string, std::set<std::string>> feeds;  // non-inlined consumers, through inlined Funcs
+    void compute_feeds();
     // Funcs read on a diagonal (analysis/DiagonalReads.h: a nested sum's inner one) -> their
     // reader, and those readers: a reader stays a group root (it is not merged into its consumers'
     // tiles) and computes the Func per step of its reduction.
