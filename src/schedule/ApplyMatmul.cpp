@@ -236,6 +236,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
         StageRef hk = w_.specialize(hs, c), ik = w_.specialize(is, c);
         Updates uk = specialize_all(us, c);
+        follow_host(hk, ik, uk);
         apply_leaves(kc, leaves, host, hk, ik, uk, names, task);
         w_.comment("Any other reduction extent: a general column kernel.");
         apply_kernel(general, host, hs, is, us, names, task, {}, false, {});
@@ -287,6 +288,7 @@ void ScheduleApplier::apply_in_groups(const MatmulPattern &p, const FuncRef &out
                std::to_string(K) + " (where the output starts at 0 and holds whole groups).");
     StageRef hg = w_.specialize(host_base, aligned), ig = w_.specialize(init_base, aligned);
     Updates ug = specialize_all(update_base, aligned);
+    follow_host(hg, ig, ug);
     ContractionLoopNames grouped = nm;
     grouped.n = nm.n + "_k";
     grouped.batch.push_back(nm.n + "_g");
@@ -375,6 +377,7 @@ void ScheduleApplier::apply_leaves(const KernelChoice &kc, const Dispatch &leave
             hs = w_.specialize(host_base, c);
             is = w_.specialize(init_base, c);
             us = specialize_all(update_base, c);
+            follow_host(hs, is, us);
         }
         std::vector<int64_t> at_least = g.lo;
         if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;

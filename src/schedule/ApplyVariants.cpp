@@ -108,6 +108,7 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
                 hs = w_.specialize(host_s, c);
                 is = w_.specialize(init_s, c);
                 us = specialize_all(update_s, c);
+                follow_host(hs, is, us);
                 taken.push_back(decided);
             }
         }
@@ -147,6 +148,7 @@ void ScheduleApplier::rows_along_batch_variant(const MicroKernel &k, const TileV
     if (Internal::is_const_zero(decided)) return;
     StageRef hs = w_.specialize(host_s, c), is = w_.specialize(init_s, c);
     Updates us = specialize_all(update_s, c);
+    follow_host(hs, is, us);
     taken.push_back(decided);
     ContractionLoopNames swapped = nm;
     std::swap(swapped.m, swapped.batch[0]);
@@ -225,6 +227,17 @@ Updates ScheduleApplier::specialize_all(const Updates &us, const Condition &c) {
     Updates out;
     for (const StageRef &u : us) out.push_back(w_.specialize(u, c));
     return out;
+}
+
+// Where the host's specialization is left out (its definition's reads vanish:
+// ScheduleWriter::specialize), the accumulator's stages leave theirs out too, so that its tiles
+// stay the host's: a 4-lane rounded-up variant of the accumulator under the host's one-column
+// fallback tiles read the input past its end (fuzz seed 20320065: "in0 is accessed at 6, beyond
+// the max (3)").
+void ScheduleApplier::follow_host(const StageRef &hs, StageRef &is, Updates &us) {
+    if (!hs.discarded) return;
+    is.discarded = true;
+    for (StageRef &u : us) u.discarded = true;
 }
 
 }  // namespace diet

@@ -115,6 +115,7 @@ private:
                        bool gathers = false);   // ... or gathered lane by lane in place (the task grain)
     Condition blocks_at_least(const TileVariant &t, int64_t n);
     Updates specialize_all(const Updates &us, const Condition &c);
+    void follow_host(const StageRef &hs, StageRef &is, Updates &us);
 };
 
 }  // namespace diet
