@@ -1,4 +1,5 @@
 #include "analysis/ContractionOperands.h"
+#include "analysis/Loads.h"
 
 #include <algorithm>
 
@@ -22,19 +23,6 @@ bool call_uses_var(const Call *c, const std::string &var) {
 }
 
 }  // namespace
-
-bool reads_a_value(const Expr &e) {
-    struct Loads : IRVisitor {
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Call *c) override {
-            found |= c->call_type == Call::Halide || c->call_type == Call::Image;
-            IRVisitor::visit(c);
-        }
-    } loads;
-    e.accept(&loads);
-    return loads.found;
-}
 
 std::optional<int64_t> grouped_period(const Call *c, const std::string &var) {
     std::optional<int64_t> period;
@@ -61,7 +49,7 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
     o.type = c->type;
     o.dims = (int)c->args.size();
     o.computed = c->call_type == Call::Halide && c->func.defined() && !is_plain_copy(Function(c->func));
-    o.data_dependent = std::any_of(c->args.begin(), c->args.end(), [](const Expr &a) { return reads_a_value(a); });
+    o.data_dependent = std::any_of(c->args.begin(), c->args.end(), [](const Expr &a) { return !loads_in(a).empty(); });
     if (grouped) o.vector_period = grouped_period(c, vector_var).value_or(0);
     for (size_t a = 0; a < c->args.size() && o.vector_period == 0; a++) {
         if (expr_uses_var(c->args[a], vector_var)) {

@@ -38,9 +38,6 @@ bool reduction_fuses(const std::vector<const Halide::Internal::Call *> &calls, c
 // ContractionOperand::vector_period: K when `var` occurs in the call only as a whole argument
 // `var / K` (a constant K >= 2); unset otherwise.
 std::optional<int64_t> grouped_period(const Halide::Internal::Call *c, const std::string &var);
-
-// Whether `e` calls a Func or reads an input: a coordinate computed from values.
-bool reads_a_value(const Halide::Expr &e);
 // The distinct reads of one summand per reduction step (MatmulPattern::vector_reads,
 // broadcast_reads): {of calls that move with the vector variable, of the others}. `grouped`: a
 // call reading it only through grouped_period is a broadcast.

@@ -81,8 +81,9 @@ struct ContractionOperand {
     // view of the hidden dimension: p(j, i, c / 64)), so within an aligned group of that many
     // outputs it is a broadcast (vector_arg is -1; MatmulPattern::vector_period).
     int64_t vector_period = 0;
-    // Some argument reads a Func or an input (a resampler's source row, e(ix(x) + r.x, ...)): the
-    // region a tile reads is known only from the values read, so no copy of it can be bounded.
+    // Some argument loads from a Func or an input (analysis/Loads.h loads_in; a resampler's source
+    // row, e(ix(x) + r.x, ...)): the region a tile reads is known only from the values read, so
+    // no copy of it can be bounded.
     bool data_dependent = false;
 };
 
