@@ -1244,3 +1244,57 @@ TEST_CASE("a one-dimensional update over a long run-time reduction spreads its c
     INFO("tasks " << g_tasks.load());
     CHECK(g_tasks.load() >= 4);
 }
+
+// A sliding argmin over a row of N points with a run-time radius R, B rows (red-team round 11):
+// the region its boundary condition is read in depends on R, which is no shape variable, so the
+// analysis left it unbounded and planned it as 1024 x 1024: mirror_interior at root in guarded
+// tiles of 64 rows, which Halide 14 does not partition further, so with B <= 16 rows every point
+// ran the boundary condition's selects and modulos (0.116 ms at N = 2000, B = 16). Its region
+// is now bounded by R's declared range: the copy is computed per tile of the argmin (0.035 ms).
+TEST_CASE("a window of a run-time radius has a bounded region: its boundary condition is tiled with its reader", "[styles]") {
+    std::string lowered;
+    const std::string log = check_style(
+        [] {
+            Param<int> N = shape_var("N", 2, 2000, 2000), B = shape_var("B", 1, 16, 16), R = shape_var("R", 1, 6, 6);
+            ImageParam in(Float(32), 2, "sa_in");
+            Var n("n"), b("b");
+            Func e = BoundaryConditions::mirror_interior(in, {{0, N}, {0, B}});
+            RDom r(-R, 2 * R + 1, "r");
+            Func out("sa_idx");
+            out(n, b) = argmin(e(n + r.x, b))[0];
+            in.set_estimates({{0, N}, {0, B}});
+            out.set_estimates({{0, N}, {0, B}});
+            return Built{out, {in}, {N, B, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{2, 1, 1}, {3, 3, 3}, {999, 5, 1}, {2000, 16, 6}, {517, 11, 4}}, &lowered,
+        nullptr, Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    REQUIRE_THAT(lowered, Catch::Contains("produce mirror_interior"));
+    CHECK_THAT(lowered, !Catch::Contains("_1_o.prologue"));  // no guarded row tile of 64 over 16 rows
+    CHECK_THAT(log, Catch::Contains("Func mirror_interior: computed per tile of"));
+}
+
+// An auto exposure's histogram over a log-luminance bin (red-team round 12): the bin, log2 of each
+// pixel's luma, was inlined into the histogram's scatter, an update with no pure loop, so it ran
+// lane by lane: 3.2x the time of the bin computed at root. A Func calling the math library read
+// by such an update is computed, vectorized, on its own (4.5-5.0 ms -> 1.9-2.1 ms at 1024 x 768).
+TEST_CASE("a math-library Func read by a histogram's scatter is computed vectorized, not inlined", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1024, 1024), H = shape_var("H", 1, 768, 768);
+            ImageParam in(UInt(8), 2, "ae_luma_in");
+            Var x("x"), y("y"), b("b");
+            Func bin("ae_bin");
+            bin(x, y) = clamp(cast<int>(Halide::log(cast<float>(in(x, y)) + 1.0f) * 11.5416f), 0, 63);
+            RDom r(0, W, 0, H, "rp");
+            Func hist("ae_hist");
+            hist(b) = 0;
+            hist(bin(r.x, r.y)) += 1;
+            in.set_estimates({{0, W}, {0, H}});
+            hist.set_estimates({{0, 64}});
+            return Built{hist, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &) { return std::vector<int>{64}; }};
+        },
+        {{1, 1}, {3, 5}, {129, 97}, {1024, 768}});
+    CHECK_THAT(log, Catch::Contains("Func ae_bin: computed"));
+}

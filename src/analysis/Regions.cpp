@@ -1,5 +1,7 @@
 #include "analysis/Regions.h"
 
+#include "analysis/ParamRanges.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -38,9 +40,17 @@ class InputExtentsAsEstimates : public IRMutator {
     }
 };
 
-std::optional<int64_t> bound_at(const Expr &e, const Shape &shape) {
+// The bound at `shape`; where it still depends on Params outside the shape (a window's run-time
+// radius, RDom(-R, 2R + 1) with R in [1, 6]), its worst case over their declared ranges: without
+// it the regions read through such windows were unbounded, planned as 1024 x 1024 by default
+// (a sliding argmin's boundary condition over 16 rows took tiles of 64 rows).
+// `upper`: which end the bound is (unset: the exact value only).
+std::optional<int64_t> bound_at(const Expr &e, const Shape &shape, std::optional<bool> upper = std::nullopt) {
     if (!e.defined()) return std::nullopt;
-    return constant_value(ShapeFamily::bind(InputExtentsAsEstimates().mutate(e), shape));
+    const Expr bound = simplify(ShapeFamily::bind(InputExtentsAsEstimates().mutate(e), shape));
+    if (std::optional<int64_t> c = constant_value(bound)) return c;
+    if (!upper) return std::nullopt;
+    return *upper ? largest_over_param_ranges(bound) : smallest_over_param_ranges(bound);
 }
 
 // `into` grows to cover `b`.
@@ -62,8 +72,8 @@ void merge_into(ConstBox &into, const ConstBox &b) {
 ConstBox const_box(const Box &b, const Shape &shape) {
     ConstBox c;
     for (const Interval &i : b.bounds) {
-        std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape) : std::nullopt;
-        std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape) : std::nullopt;
+        std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape, false) : std::nullopt;
+        std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape, true) : std::nullopt;
         if (!lo || !hi) {
             c.bounded = false;
             c.min.push_back(0);
@@ -232,8 +242,8 @@ double work_for_region(const FuncNode &n, const ConstBox &required, const Shape 
             Interval i = bounds_of_expr_in_scope(u.args()[d], scope);
             const Variable *v = u.args()[d].as<Variable>();
             if (v && v->name == args[d] && d < required.extent.size()) iterations *= (double)required.extent[d];
-            std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape) : std::nullopt;
-            std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape) : std::nullopt;
+            std::optional<int64_t> lo = i.has_lower_bound() ? bound_at(i.min, shape, false) : std::nullopt;
+            std::optional<int64_t> hi = i.has_upper_bound() ? bound_at(i.max, shape, true) : std::nullopt;
             if (!lo || !hi) {
                 written.bounded = false;
                 continue;

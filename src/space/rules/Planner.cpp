@@ -8,6 +8,7 @@
 #include "analysis/DivisionReads.h"
 #include "analysis/ChannelSelects.h"
 #include "analysis/RecomputeCost.h"
+#include "analysis/Loads.h"
 
 #include <algorithm>
 #include <limits>
@@ -21,6 +22,31 @@ constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuse
 // loop body (colour channels, RGBA's 4; a few more cost code size, not time).
 constexpr int64_t kUnrolledSelectExtent = 8;
 
+
+// Whether a consumer of `n` reads it in an update none of whose arguments is one of the
+// consumer's pure variables (a scatter or a serial reduction: no loop there is vectorized).
+bool read_by_serial_update(const FunctionDAG &dag, const FuncNode &n) {
+    for (const std::string &c : n.consumers) {
+        if (!dag.has(c)) continue;
+        const FuncNode &consumer = dag.node(c);
+        const std::vector<std::string> &pure = consumer.func.args();
+        for (const Halide::Internal::Definition &u : consumer.func.updates()) {
+            const bool any_pure = std::any_of(u.args().begin(), u.args().end(), [&](const Halide::Expr &a) {
+                const auto *v = a.as<Halide::Internal::Variable>();
+                return v && std::find(pure.begin(), pure.end(), v->name) != pure.end();
+            });
+            if (any_pure) continue;
+            std::vector<Halide::Expr> exprs = u.values();
+            exprs.insert(exprs.end(), u.args().begin(), u.args().end());
+            for (const Halide::Expr &e : exprs) {
+                for (const Halide::Internal::Call *call : loads_in(e)) {
+                    if (call->name == n.name) return true;
+                }
+            }
+        }
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -36,9 +62,14 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     // orientation bin, atan2 per pixel, inlined through the non-maximum suppression into the
     // thresholded output and the strong-edge mask: 1.6x Mullapudi2016's time, 49% / 48% of it in
     // the two copies of atan2; computed at root it ran faster than Mullapudi2016. Red-team round 11.)
+    // The same for one read by an update that runs serially (no pure variable among its
+    // arguments: a histogram's scatter), where, inlined, it is computed lane by lane: an auto
+    // exposure's log-luminance bin, log2 per pixel in the scatter, 3.2x the time of the bin
+    // computed at root, vectorized (red-team round 12, apps/results/cpu/redteam12_2026-12-02/).
     bool shared = false;
     for (const FuncNode &n : dag.nodes()) {
-        if (inlined.count(n.name) && feeds[n.name].size() > 1 && !cheap_to_recompute(n.func)) {
+        if (inlined.count(n.name) && (feeds[n.name].size() > 1 || read_by_serial_update(dag, n)) &&
+            !cheap_to_recompute(n.func)) {
             inlined.erase(n.name);
             shared = true;
         }
