@@ -234,9 +234,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
         const std::string est = std::to_string(*p.estimated_reduction_extent);
         w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
         const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
-        StageRef hk = w_.specialize(hs, c), ik = w_.specialize(is, c);
-        Updates uk = specialize_all(us, c);
-        follow_host(hk, ik, uk);
+        auto [hk, ik, uk] = specialize_contraction(hs, is, us, c);
         apply_leaves(kc, leaves, host, hk, ik, uk, names, task);
         w_.comment("Any other reduction extent: a general column kernel.");
         apply_kernel(general, host, hs, is, us, names, task, {}, false, {});
@@ -286,9 +284,7 @@ void ScheduleApplier::apply_in_groups(const MatmulPattern &p, const FuncRef &out
     const Condition aligned = w_.all_of({w_.equal_to(w_.output_min(out, 0), 0), w_.multiple_of(extent0, K)});
     w_.comment("An operand reads " + nm.n + " / " + std::to_string(K) + ": the kernels tile groups of " +
                std::to_string(K) + " (where the output starts at 0 and holds whole groups).");
-    StageRef hg = w_.specialize(host_base, aligned), ig = w_.specialize(init_base, aligned);
-    Updates ug = specialize_all(update_base, aligned);
-    follow_host(hg, ig, ug);
+    auto [hg, ig, ug] = specialize_contraction(host_base, init_base, update_base, aligned);
     ContractionLoopNames grouped = nm;
     grouped.n = nm.n + "_k";
     grouped.batch.push_back(nm.n + "_g");
@@ -374,10 +370,7 @@ void ScheduleApplier::apply_leaves(const KernelChoice &kc, const Dispatch &leave
         }
         if (!last) {
             Condition c = w_.any_of(g.boxes);
-            hs = w_.specialize(host_base, c);
-            is = w_.specialize(init_base, c);
-            us = specialize_all(update_base, c);
-            follow_host(hs, is, us);
+            std::tie(hs, is, us) = specialize_contraction(host_base, init_base, update_base, c);
         }
         std::vector<int64_t> at_least = g.lo;
         if (!kc.only_for_extents.empty()) at_least = kc.only_for_extents;

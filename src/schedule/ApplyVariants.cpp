@@ -105,10 +105,7 @@ void ScheduleApplier::apply_kernel(const MicroKernel &k, FuncRef &host, StageRef
             last = Internal::is_const_one(decided);
             if (!last) {
                 Condition c = w_.all_of(cs);
-                hs = w_.specialize(host_s, c);
-                is = w_.specialize(init_s, c);
-                us = specialize_all(update_s, c);
-                follow_host(hs, is, us);
+                std::tie(hs, is, us) = specialize_contraction(host_s, init_s, update_s, c);
                 taken.push_back(decided);
             }
         }
@@ -146,9 +143,7 @@ void ScheduleApplier::rows_along_batch_variant(const MicroKernel &k, const TileV
     const Condition c = w_.all_of(cs);
     const Expr decided = simplify_size_condition(c.expr);
     if (Internal::is_const_zero(decided)) return;
-    StageRef hs = w_.specialize(host_s, c), is = w_.specialize(init_s, c);
-    Updates us = specialize_all(update_s, c);
-    follow_host(hs, is, us);
+    auto [hs, is, us] = specialize_contraction(host_s, init_s, update_s, c);
     taken.push_back(decided);
     ContractionLoopNames swapped = nm;
     std::swap(swapped.m, swapped.batch[0]);
@@ -229,15 +224,20 @@ Updates ScheduleApplier::specialize_all(const Updates &us, const Condition &c) {
     return out;
 }
 
-// Where the host's specialization is left out (its definition's reads vanish:
-// ScheduleWriter::specialize), the accumulator's stages leave theirs out too, so that its tiles
-// stay the host's: a 4-lane rounded-up variant of the accumulator under the host's one-column
-// fallback tiles read the input past its end (fuzz seed 20320065: "in0 is accessed at 6, beyond
-// the max (3)").
-void ScheduleApplier::follow_host(const StageRef &hs, StageRef &is, Updates &us) {
-    if (!hs.discarded) return;
-    is.discarded = true;
-    for (StageRef &u : us) u.discarded = true;
+// The host, its accumulator's init and updates specialized on `c` together. Where the host's
+// specialization is left out (its definition's reads vanish: ScheduleWriter::specialize), the
+// accumulator's stages leave theirs out too, so that its tiles stay the host's: a 4-lane
+// rounded-up variant of the accumulator under the host's one-column fallback tiles read the
+// input past its end (fuzz seed 20320065: "in0 is accessed at 6, beyond the max (3)").
+std::tuple<StageRef, StageRef, Updates> ScheduleApplier::specialize_contraction(const StageRef &host, const StageRef &init,
+                                                                                const Updates &updates, const Condition &c) {
+    StageRef hs = w_.specialize(host, c), is = w_.specialize(init, c);
+    Updates us = specialize_all(updates, c);
+    if (hs.discarded) {
+        is.discarded = true;
+        for (StageRef &u : us) u.discarded = true;
+    }
+    return {hs, is, us};
 }
 
 }  // namespace diet

@@ -4,6 +4,8 @@
 // variants). Private to src/schedule: the public entry point is apply_schedule (ApplySchedule.h).
 #pragma once
 
+#include <tuple>
+
 #include "schedule/ApplyGroups.h"
 #include "schedule/ApplySchedule.h"
 #include "schedule/ContractionLoopNames.h"
@@ -115,7 +117,8 @@ private:
                        bool gathers = false);   // ... or gathered lane by lane in place (the task grain)
     Condition blocks_at_least(const TileVariant &t, int64_t n);
     Updates specialize_all(const Updates &us, const Condition &c);
-    void follow_host(const StageRef &hs, StageRef &is, Updates &us);
+    std::tuple<StageRef, StageRef, Updates> specialize_contraction(const StageRef &host, const StageRef &init,
+                                                                 const Updates &updates, const Condition &c);
 };
 
 }  // namespace diet

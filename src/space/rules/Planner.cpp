@@ -23,19 +23,15 @@ constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuse
 constexpr int64_t kUnrolledSelectExtent = 8;
 
 
-// Whether a consumer of `n` reads it in an update none of whose arguments is one of the
-// consumer's pure variables (a scatter or a serial reduction: no loop there is vectorized).
+// Whether a consumer of `n` reads it in an update with no pure loop (a scatter or a serial
+// reduction: no loop there is vectorized).
 bool read_by_serial_update(const FunctionDAG &dag, const FuncNode &n) {
     for (const std::string &c : n.consumers) {
         if (!dag.has(c)) continue;
         const FuncNode &consumer = dag.node(c);
-        const std::vector<std::string> &pure = consumer.func.args();
-        for (const Halide::Internal::Definition &u : consumer.func.updates()) {
-            const bool any_pure = std::any_of(u.args().begin(), u.args().end(), [&](const Halide::Expr &a) {
-                const auto *v = a.as<Halide::Internal::Variable>();
-                return v && std::find(pure.begin(), pure.end(), v->name) != pure.end();
-            });
-            if (any_pure) continue;
+        for (const StageNode &s : consumer.stages) {
+            if (s.index == 0 || !s.pure_vars().empty()) continue;
+            const Halide::Internal::Definition &u = consumer.func.updates()[s.index - 1];
             std::vector<Halide::Expr> exprs = u.values();
             exprs.insert(exprs.end(), u.args().begin(), u.args().end());
             for (const Halide::Expr &e : exprs) {
