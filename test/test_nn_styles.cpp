@@ -293,3 +293,33 @@ TEST_CASE("a one-dimensional update over a long run-time reduction takes tasks b
     CHECK(std::regex_search(source, std::regex(R"(\(1 \* value_N\) >= 64\))")));
     CHECK(std::regex_search(source, std::regex(R"(split\(i_vo, i_task, i_in_task, Halide::min\((2|4|8|16), [^;]*value_N)")));
 }
+
+// An embedding lookup then a projection (red-team round 12): out(n, t) += W(n, k) * ce(k, ids(t)),
+// ce the table behind a constant_exterior (ids out of range read 0). A computed operand read at
+// coordinates computed from values was no contraction (its copy per tile has no bound), and the
+// stage rules streamed W once per token: 2.3x Mullapudi2016's time. The boundary condition is
+// read in place now, like an input at gathered rows, and the projection gets the micro-kernel.
+TEST_CASE("an embedding table's boundary condition read at token ids is read in place by a micro-kernel", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> T = shape_var("T", 1, 256, 256), Vocab = shape_var("V", 1, 800, 800);
+            ImageParam table(Float(32), 2, "emb_table"), ids(Int(32), 1, "emb_ids"), w(Float(32), 2, "emb_w");
+            Var n("n"), t("t");
+            Func ce = BoundaryConditions::constant_exterior(table, 0.0f, {{0, 64}, {0, Vocab}});
+            RDom k(0, 64, "k");
+            Func out("emb_proj");
+            out(n, t) = 0.0f;
+            out(n, t) += w(n, k) * ce(k, ids(t));
+            table.set_estimates({{0, 64}, {0, Vocab}});
+            ids.set_estimates({{0, T}});
+            w.set_estimates({{0, 96}, {0, 64}});
+            out.set_estimates({{0, 96}, {0, T}});
+            // ids are drawn from [-1000, 1000]: most fall outside the vocabulary and read 0.
+            return Built{out, {table, ids, w}, {T, Vocab},
+                         [](const std::vector<int> &s) { return Sizes{{64, s[1]}, {s[0]}, {96, 64}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{96, s[0]}; }};
+        },
+        {{1, 1}, {3, 800}, {37, 500}, {256, 800}, {100, 7}});
+    CHECK_THAT(log, Catch::Contains("Func emb_proj (computed per tile of output emb_proj): micro-kernel"));
+    CHECK_THAT(log, Catch::Contains("constant_exterior read in place (at coordinates computed from values)"));
+}

@@ -82,6 +82,7 @@ std::set<std::string> MatmulPattern::funcs() const {
     std::set<std::string> f = {acc, host};
     f.insert(inlined.begin(), inlined.end());
     f.insert(materialized.begin(), materialized.end());
+    f.insert(in_place.begin(), in_place.end());
     return f;
 }
 
@@ -518,8 +519,30 @@ void FunctionDAG::classify_matmuls() {
         // A computed operand (a boundary condition) read at coordinates computed from values (a
         // bicubic resampler written as sum(wx(x, r.x) * wy(y, r.y) * e(ix(x) + r.x - 1,
         // iy(y) + r.y - 1)), ix a Func): its copy per tile cannot be bounded (Halide: "calls ...
-        // in an unbounded way", red-team round 11). The stage rules schedule it. (An input read
-        // at gathered rows, x(k, idx(m)), is read in place and stays a contraction.)
+        // in an unbounded way", red-team round 11). An input read at gathered rows, x(k, idx(m)),
+        // is read in place and stays a contraction; so is a cheap wrapper of inputs read once per
+        // product (an embedding table's constant_exterior at token ids, ce(k, ids(t))): left
+        // inlined, its select evaluated where the kernel loads it, when it is reused across an
+        // output dimension (the projection's outputs). By the stage rules, red-team round 12's
+        // embedding projection ran 2.3x Mullapudi2016's time, round 11's deformable convolution
+        // (in(ci, x + dx(x, y, r), ...) * w(co, ci, r), reused across co) 7x the kernel's. One
+        // that moves with every output dimension (the resampler's source pixels, each read by one
+        // output through per-pixel weights) gains no register-tile reuse: round 11's Catmull-Rom
+        // resize ran 1.2-1.4x slower as a kernel. Such operands leave it to the stage rules.
+        // (A Func also read at plain coordinates is staged there, and its per-task wrapper would
+        // take the gathered reads too: it stays.)
+        std::set<std::string> staged_plainly;
+        for (const ContractionOperand &o : p.operands) {
+            if (o.computed && !o.data_dependent) staged_plainly.insert(o.func);
+        }
+        for (ContractionOperand &o : p.operands) {
+            if (!o.data_dependent || !o.computed || !o.reused || staged_plainly.count(o.func) || !has(o.func) ||
+                !node(o.func).is_input_wrapper) {
+                continue;
+            }
+            o.computed = false;
+            if (std::find(p.in_place.begin(), p.in_place.end(), o.func) == p.in_place.end()) p.in_place.push_back(o.func);
+        }
         if (std::any_of(p.operands.begin(), p.operands.end(),
                         [](const ContractionOperand &o) { return o.data_dependent && o.computed; })) {
             reject("a computed operand is read at coordinates computed from values (its copy per tile has no bound)");
@@ -595,7 +618,8 @@ void FunctionDAG::classify_matmuls() {
                                                     host.func.args()[p.row_dim] + " x " + host.func.args()[p.depth_dim]) +
                         (p.fused_reduction.empty() ? "" : "; " + joined(p.fused_reduction) + " fused into one reduction of " +
                                                               std::to_string(*p.reduction_extent) + " (one contiguous run of every operand)") +
-                        (p.reduction_predicated ? "; its reduction domain is predicated (where): one-row column kernels only" : "");
+                        (p.reduction_predicated ? "; its reduction domain is predicated (where): one-row column kernels only" : "") +
+                        (p.in_place.empty() ? "" : "; " + joined(p.in_place) + " read in place (at coordinates computed from values)");
         matmuls_.push_back(p);
     }
     // A contraction's result that another one reads is materialized at root (its host, or the

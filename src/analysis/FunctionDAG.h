@@ -107,6 +107,9 @@ struct MatmulPattern {
     std::vector<std::string> inlined;
     // Computed operands the schedule computes at root (dense buffers read in place).
     std::vector<std::string> materialized;
+    // Computed operands read at coordinates computed from values (a boundary condition of an
+    // embedding table read at token ids), left inlined: read in place like an input, never copied.
+    std::vector<std::string> in_place;
     // Every Func the micro-kernel rule schedules or leaves inlined on purpose.
     std::set<std::string> funcs() const;
     bool update_on_output = false;
