@@ -323,3 +323,37 @@ TEST_CASE("an embedding table's boundary condition read at token ids is read in 
     CHECK_THAT(log, Catch::Contains("Func emb_proj (computed per tile of output emb_proj): micro-kernel"));
     CHECK_THAT(log, Catch::Contains("constant_exterior read in place (at coordinates computed from values)"));
 }
+
+// The same projection for CUDA (lowered only, no GPU needed): the staged kernel copied every
+// separable operand into shared memory, the gathered table too, whose tile has no bound (Halide:
+// "calls constant_exterior_in_... in an unbounded way"). An operand read at coordinates computed
+// from values is read in place there; the weights are staged.
+TEST_CASE("an embedding projection's CUDA kernel stages the weights and reads the gathered table in place", "[styles][cuda]") {
+    Param<int> T = shape_var("T", 1, 512, 512), Vocab = shape_var("V", 1, 5000, 5000);
+    ImageParam table(Float(32), 2, "emb_table"), ids(Int(32), 1, "emb_ids"), w(Float(32), 2, "emb_w");
+    Var n("n"), t("t");
+    Func ce = BoundaryConditions::constant_exterior(table, 0.0f, {{0, 128}, {0, Vocab}});
+    RDom k(0, 128, "k");
+    Func out("emb_proj_gpu");
+    out(n, t) = 0.0f;
+    out(n, t) += w(n, k) * ce(k, ids(t));
+    table.set_estimates({{0, 128}, {0, Vocab}});
+    ids.set_estimates({{0, T}});
+    w.set_estimates({{0, 128}, {0, 128}});
+    out.set_estimates({{0, 128}, {0, T}});
+    const Target cuda("x86-64-linux-cuda-cuda_capability_80");
+    Pipeline p(out);
+    diet_test::StderrCapture cap(false);
+    std::string source;
+    try {
+        source = diet::autoschedule(p, cuda, 2, 0, diet::Options{}).schedule_source;
+        p.compile_to_module(p.infer_arguments(), "emb_proj_gpu", cuda);
+    } catch (const Halide::Error &e) {
+        FAIL("Diet's CUDA schedule does not compile: " << e.what() << "\n" << cap.finish());
+    }
+    const std::string log = cap.finish();
+    INFO(log);
+    CHECK_THAT(log, Catch::Contains("Func emb_proj_gpu (computed per tile of output emb_proj_gpu): micro-kernel cuda{"));
+    CHECK(std::regex_search(source, std::regex(R"(emb_w_im\w*\.in\()")));
+    CHECK_THAT(source, !Catch::Contains("constant_exterior.in("));
+}

@@ -33,7 +33,10 @@ bool gpu_operand_stageable(const MatmulPattern &p, const ContractionOperand &o) 
     if (dims.size() < 2 || p.acc_arg_of_host_dim.size() <= (size_t)dims[1]) return false;
     const int cols = p.acc_arg_of_host_dim[0], rows = p.acc_arg_of_host_dim[dims[1]];
     const auto uses = [&](int a) { return a < (int)o.uses_acc_arg.size() && o.uses_acc_arg[a]; };
-    return o.separable && !(uses(cols) && uses(rows));
+    // An operand read at coordinates computed from values (an embedding table at token ids) has
+    // no bounded tile to copy into shared memory (Halide: "calls ... in an unbounded way"): the
+    // kernel reads it in place.
+    return o.separable && !o.data_dependent && !(uses(cols) && uses(rows));
 }
 
 bool gpu_staging_possible(const MatmulPattern &p, const GpuLimits &lim) {
