@@ -2,6 +2,7 @@
 #include "analysis/Loads.h"
 
 #include <algorithm>
+#include <set>
 
 namespace diet {
 
@@ -182,6 +183,23 @@ std::pair<int, int> reads_per_step(const std::vector<const Call *> &calls, const
         }
     }
     return {(int)vector_reads.size(), (int)broadcast_reads.size()};
+}
+
+std::vector<std::string> read_in_place(std::vector<ContractionOperand> &operands,
+                                       const std::function<bool(const std::string &)> &cheap_input_wrapper) {
+    std::set<std::string> staged_plainly;
+    for (const ContractionOperand &o : operands) {
+        if (o.computed && !o.data_dependent) staged_plainly.insert(o.func);
+    }
+    std::vector<std::string> in_place;
+    for (ContractionOperand &o : operands) {
+        if (!o.data_dependent || !o.computed || !o.reused || staged_plainly.count(o.func) || !cheap_input_wrapper(o.func)) {
+            continue;
+        }
+        o.computed = false;
+        if (std::find(in_place.begin(), in_place.end(), o.func) == in_place.end()) in_place.push_back(o.func);
+    }
+    return in_place;
 }
 
 }  // namespace diet

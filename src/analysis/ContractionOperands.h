@@ -6,6 +6,7 @@
 #include "analysis/FunctionDAG.h"
 #include "analysis/Summand.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,5 +57,20 @@ int reusing_row_dim(const std::vector<const Halide::Internal::Call *> &calls, co
 // another's along d2. {-1, -1} when no pair qualifies.
 std::pair<int, int> reusing_dim_pair(const std::vector<const Halide::Internal::Call *> &calls,
                                      const std::vector<std::string> &acc_args, const std::vector<int> &acc_arg_of_host_dim);
+
+// The computed operands read at coordinates computed from values (ContractionOperand::data_dependent)
+// that a contraction's kernel reads in place, left inlined, as it reads an input at gathered rows
+// (x(k, idx(m))): a cheap wrapper of inputs (`cheap_input_wrapper`: FuncNode::is_input_wrapper; an
+// embedding table's constant_exterior at token ids, ce(k, ids(t))) reused across some output
+// dimension, that no term also reads at plain coordinates (a Func staged for those reads would
+// have its per-task wrapper take the gathered reads too, an unbounded region). Marks them not
+// computed (no copy) and returns their Funcs. By the stage rules, red-team round 12's embedding
+// projection ran 2.3x Mullapudi2016's time, round 11's deformable convolution
+// (in(ci, x + dx(x, y, r), ...) * w(co, ci, r), reused across co) 7x the kernel's. One that moves
+// with every output dimension (a resampler's source pixels, each read by one output through
+// per-pixel weights) gains no register-tile reuse: round 11's Catmull-Rom resize ran 1.2-1.4x
+// slower as a kernel; it is left as it is (the caller sends such a contraction to the stage rules).
+std::vector<std::string> read_in_place(std::vector<ContractionOperand> &operands,
+                                       const std::function<bool(const std::string &)> &cheap_input_wrapper);
 
 }  // namespace diet

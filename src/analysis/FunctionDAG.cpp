@@ -519,30 +519,9 @@ void FunctionDAG::classify_matmuls() {
         // A computed operand (a boundary condition) read at coordinates computed from values (a
         // bicubic resampler written as sum(wx(x, r.x) * wy(y, r.y) * e(ix(x) + r.x - 1,
         // iy(y) + r.y - 1)), ix a Func): its copy per tile cannot be bounded (Halide: "calls ...
-        // in an unbounded way", red-team round 11). An input read at gathered rows, x(k, idx(m)),
-        // is read in place and stays a contraction; so is a cheap wrapper of inputs read once per
-        // product (an embedding table's constant_exterior at token ids, ce(k, ids(t))): left
-        // inlined, its select evaluated where the kernel loads it, when it is reused across an
-        // output dimension (the projection's outputs). By the stage rules, red-team round 12's
-        // embedding projection ran 2.3x Mullapudi2016's time, round 11's deformable convolution
-        // (in(ci, x + dx(x, y, r), ...) * w(co, ci, r), reused across co) 7x the kernel's. One
-        // that moves with every output dimension (the resampler's source pixels, each read by one
-        // output through per-pixel weights) gains no register-tile reuse: round 11's Catmull-Rom
-        // resize ran 1.2-1.4x slower as a kernel. Such operands leave it to the stage rules.
-        // (A Func also read at plain coordinates is staged there, and its per-task wrapper would
-        // take the gathered reads too: it stays.)
-        std::set<std::string> staged_plainly;
-        for (const ContractionOperand &o : p.operands) {
-            if (o.computed && !o.data_dependent) staged_plainly.insert(o.func);
-        }
-        for (ContractionOperand &o : p.operands) {
-            if (!o.data_dependent || !o.computed || !o.reused || staged_plainly.count(o.func) || !has(o.func) ||
-                !node(o.func).is_input_wrapper) {
-                continue;
-            }
-            o.computed = false;
-            if (std::find(p.in_place.begin(), p.in_place.end(), o.func) == p.in_place.end()) p.in_place.push_back(o.func);
-        }
+        // in an unbounded way", red-team round 11). Read in place where it can be
+        // (analysis/ContractionOperands.h read_in_place); otherwise the stage rules schedule it.
+        p.in_place = read_in_place(p.operands, [&](const std::string &f) { return has(f) && node(f).is_input_wrapper; });
         if (std::any_of(p.operands.begin(), p.operands.end(),
                         [](const ContractionOperand &o) { return o.data_dependent && o.computed; })) {
             reject("a computed operand is read at coordinates computed from values (its copy per tile has no bound)");
