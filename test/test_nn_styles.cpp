@@ -295,33 +295,40 @@ TEST_CASE("a one-dimensional update over a long run-time reduction takes tasks b
 }
 
 // An embedding lookup then a projection (red-team round 12): out(n, t) += W(n, k) * ce(k, ids(t)),
-// ce the table behind a constant_exterior (ids out of range read 0). A computed operand read at
-// coordinates computed from values was no contraction (its copy per tile has no bound), and the
-// stage rules streamed W once per token: 2.3x Mullapudi2016's time. The boundary condition is
-// read in place now, like an input at gathered rows, and the projection gets the micro-kernel.
+// ce the table [depth, V] behind a constant_exterior (ids out of range read 0), W [width, depth].
+namespace {
+
+Built embedding_projection(const std::string &name, int depth, int width, int max_t, int max_v) {
+    Param<int> T = shape_var("T", 1, max_t, max_t), Vocab = shape_var("V", 1, max_v, max_v);
+    ImageParam table(Float(32), 2, "emb_table"), ids(Int(32), 1, "emb_ids"), w(Float(32), 2, "emb_w");
+    Var n("n"), t("t");
+    Func ce = BoundaryConditions::constant_exterior(table, 0.0f, {{0, depth}, {0, Vocab}});
+    RDom k(0, depth, "k");
+    Func out(name);
+    out(n, t) = 0.0f;
+    out(n, t) += w(n, k) * ce(k, ids(t));
+    table.set_estimates({{0, depth}, {0, Vocab}});
+    ids.set_estimates({{0, T}});
+    w.set_estimates({{0, width}, {0, depth}});
+    out.set_estimates({{0, width}, {0, T}});
+    return Built{out, {table, ids, w}, {T, Vocab},
+                 [=](const std::vector<int> &s) { return Sizes{{depth, s[1]}, {s[0]}, {width, depth}}; },
+                 [=](const std::vector<int> &s) { return std::vector<int>{width, s[0]}; }};
+}
+
+}  // namespace
+
+// A computed operand read at coordinates computed from values was no contraction (its copy per
+// tile has no bound), and the stage rules streamed W once per token: 2.3x Mullapudi2016's time.
+// The boundary condition is read in place now, like an input at gathered rows, and the
+// projection gets the micro-kernel.
 TEST_CASE("an embedding table's boundary condition read at token ids is read in place by a micro-kernel", "[styles]") {
-    const std::string log = check_style(
-        [] {
-            Param<int> T = shape_var("T", 1, 256, 256), Vocab = shape_var("V", 1, 800, 800);
-            ImageParam table(Float(32), 2, "emb_table"), ids(Int(32), 1, "emb_ids"), w(Float(32), 2, "emb_w");
-            Var n("n"), t("t");
-            Func ce = BoundaryConditions::constant_exterior(table, 0.0f, {{0, 64}, {0, Vocab}});
-            RDom k(0, 64, "k");
-            Func out("emb_proj");
-            out(n, t) = 0.0f;
-            out(n, t) += w(n, k) * ce(k, ids(t));
-            table.set_estimates({{0, 64}, {0, Vocab}});
-            ids.set_estimates({{0, T}});
-            w.set_estimates({{0, 96}, {0, 64}});
-            out.set_estimates({{0, 96}, {0, T}});
-            // ids are drawn from [-1000, 1000]: most fall outside the vocabulary and read 0.
-            return Built{out, {table, ids, w}, {T, Vocab},
-                         [](const std::vector<int> &s) { return Sizes{{64, s[1]}, {s[0]}, {96, 64}}; },
-                         [](const std::vector<int> &s) { return std::vector<int>{96, s[0]}; }};
-        },
-        {{1, 1}, {3, 800}, {37, 500}, {256, 800}, {100, 7}});
+    // ids are drawn from [-1000, 1000]: most fall outside the vocabulary and read 0.
+    const std::string log = check_style([] { return embedding_projection("emb_proj", 64, 96, 256, 800); },
+                                        {{1, 1}, {3, 800}, {37, 500}, {256, 800}, {100, 7}});
     CHECK_THAT(log, Catch::Contains("Func emb_proj (computed per tile of output emb_proj): micro-kernel"));
-    CHECK_THAT(log, Catch::Contains("constant_exterior read in place (at coordinates computed from values)"));
+    // (Halide numbers a Func name made twice in one process: constant_exterior$2.)
+    CHECK(std::regex_search(log, std::regex(R"(constant_exterior(\$\d+)? read in place \(at coordinates computed from values\))")));
 }
 
 // The same projection for CUDA (lowered only, no GPU needed): the staged kernel copied every
@@ -329,20 +336,9 @@ TEST_CASE("an embedding table's boundary condition read at token ids is read in 
 // "calls constant_exterior_in_... in an unbounded way"). An operand read at coordinates computed
 // from values is read in place there; the weights are staged.
 TEST_CASE("an embedding projection's CUDA kernel stages the weights and reads the gathered table in place", "[styles][cuda]") {
-    Param<int> T = shape_var("T", 1, 512, 512), Vocab = shape_var("V", 1, 5000, 5000);
-    ImageParam table(Float(32), 2, "emb_table"), ids(Int(32), 1, "emb_ids"), w(Float(32), 2, "emb_w");
-    Var n("n"), t("t");
-    Func ce = BoundaryConditions::constant_exterior(table, 0.0f, {{0, 128}, {0, Vocab}});
-    RDom k(0, 128, "k");
-    Func out("emb_proj_gpu");
-    out(n, t) = 0.0f;
-    out(n, t) += w(n, k) * ce(k, ids(t));
-    table.set_estimates({{0, 128}, {0, Vocab}});
-    ids.set_estimates({{0, T}});
-    w.set_estimates({{0, 128}, {0, 128}});
-    out.set_estimates({{0, 128}, {0, T}});
+    const Built b = embedding_projection("emb_proj_gpu", 128, 128, 512, 5000);
     const Target cuda("x86-64-linux-cuda-cuda_capability_80");
-    Pipeline p(out);
+    Pipeline p(b.out);
     diet_test::StderrCapture cap(false);
     std::string source;
     try {
@@ -355,5 +351,5 @@ TEST_CASE("an embedding projection's CUDA kernel stages the weights and reads th
     INFO(log);
     CHECK_THAT(log, Catch::Contains("Func emb_proj_gpu (computed per tile of output emb_proj_gpu): micro-kernel cuda{"));
     CHECK(std::regex_search(source, std::regex(R"(emb_w_im\w*\.in\()")));
-    CHECK_THAT(source, !Catch::Contains("constant_exterior.in("));
+    CHECK_FALSE(std::regex_search(source, std::regex(R"(constant_exterior\w*\.in\()")));
 }

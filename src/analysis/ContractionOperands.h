@@ -66,10 +66,11 @@ std::pair<int, int> reusing_dim_pair(const std::vector<const Halide::Internal::C
 // have its per-task wrapper take the gathered reads too, an unbounded region). Marks them not
 // computed (no copy) and returns their Funcs. By the stage rules, red-team round 12's embedding
 // projection ran 2.3x Mullapudi2016's time, round 11's deformable convolution
-// (in(ci, x + dx(x, y, r), ...) * w(co, ci, r), reused across co) 7x the kernel's. One that moves
-// with every output dimension (a resampler's source pixels, each read by one output through
+// (in(ci, x + dx(x, y, r), ...) * w(co, ci, r), reused across co) 4-6.5x the kernel's. One that
+// moves with every output dimension (a resampler's source pixels, each read by one output through
 // per-pixel weights) gains no register-tile reuse: round 11's Catmull-Rom resize ran 1.2-1.4x
-// slower as a kernel; it is left as it is (the caller sends such a contraction to the stage rules).
+// slower as a kernel at 151 x 113 (the same at 1200 x 900, 2.4x the JIT time). It is left as it
+// is (the caller sends such a contraction to the stage rules).
 std::vector<std::string> read_in_place(std::vector<ContractionOperand> &operands,
                                        const std::function<bool(const std::string &)> &cheap_input_wrapper);
 
