@@ -47,6 +47,13 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
     } else {
         w_.compute_at(mf, root, tile_var, false);
     }
+    if (!per_point && g.member_vector_dims.count(name)) {
+        member_along_dim1(m, mf, reads_inputs_clamped(dag_, name) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+        notes_.push_back("Func " + name + ": computed per tile of " + root_name + (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
+                         ", vectorized along " + m.func.args()[1] + " (its readers reduce over " + m.func.args()[0] + "), stored " +
+                         m.func.args()[1] + " innermost.");
+        return;
+    }
     const int lanes = per_point ? 1 : lanes_of(m);
     auto lane_rvar = g.member_lane_rvars.find(name);
     const bool row = lane_rvar != g.member_lane_rvars.end();
@@ -104,6 +111,30 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                      (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
                      (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
                           : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
+}
+
+// GroupPlan::member_vector_dims: every stage of the member vectorized along its dimension 1, its
+// dimension 0 and reduction loops inside the vectors, its storage dimension 1 innermost (the
+// readers load its vectors densely). Tails guarded (Halide 14 refuses ShiftInwards on an update),
+// or rounded up where the member reads its inputs only through clamps.
+void GroupApplier::member_along_dim1(const FuncNode &m, FuncRef &mf, TailStrategy tail) {
+    const std::vector<std::string> args = m.func.args();
+    std::vector<std::string> storage = {args[1], args[0]};
+    storage.insert(storage.end(), args.begin() + 2, args.end());
+    w_.reorder_storage(mf, storage);
+    const int lanes = lanes_of(m);
+    for (const StageNode &s : m.stages) {
+        StageRef st = w_.stage(mf, s.index, s);
+        const std::vector<std::string> v = vectorize_dim(st, args[1], lanes, tail);
+        std::vector<std::string> order = {v.front()};
+        const std::vector<std::string> rvars = s.rvars();
+        order.insert(order.end(), rvars.begin(), rvars.end());
+        for (const std::string &p : s.pure_vars()) {
+            if (p != args[1]) order.push_back(p);
+        }
+        if (v.size() > 1) order.push_back(v.back());
+        w_.reorder(st, order);
+    }
 }
 
 }  // namespace diet

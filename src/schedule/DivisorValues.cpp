@@ -17,9 +17,10 @@ using FuncRef = GroupApplier::FuncRef;
 // gather a dense load and a shuffle. Red-team rounds 8 and 9: built with constant factors, the
 // upsample and Kronecker product ran 3.7x faster; polyphase upsampling ran 2.1x the unscheduled
 // pipeline's time (apps/results/cpu/scan_lanes_2026-12-01/). Not for rules that make Funcs
-// (rfactor, a row reduction's lanes): they would be made once per value.
+// (rfactor, a row reduction's lanes): they would be made once per value; nor where a member's
+// storage is reordered (a Func-level call, not specialized).
 void GroupApplier::per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-    if (g.rule == RuleKind::RFactor || g.row_lanes() || !g.member_lane_rvars.empty() || g.members_per_point) return;
+    if (g.rule == RuleKind::RFactor || g.row_lanes() || !g.member_lane_rvars.empty() || !g.member_vector_dims.empty() || g.members_per_point) return;
     const auto inlined = [this](const std::string &f) { return inlined_.count(f) > 0; };
     std::set<std::string> group(g.members.begin(), g.members.end());
     group.insert(g.root);

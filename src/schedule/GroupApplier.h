@@ -94,6 +94,7 @@ private:
     TailStrategy tail_of(const GroupPlan &g, const std::string &f);
     void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                 const std::string &root_name, TailStrategy tail, bool per_point = false);
+    void member_along_dim1(const FuncNode &m, FuncRef &mf, TailStrategy tail);
 
     // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
     int lanes_of(const FuncNode &n) const;

@@ -9,6 +9,7 @@
 #include "analysis/ChannelSelects.h"
 #include "analysis/RecomputeCost.h"
 #include "analysis/Loads.h"
+#include "analysis/ConsumerReductions.h"
 
 #include <algorithm>
 #include <limits>
@@ -289,6 +290,50 @@ bool take_short_dim0(const RuleContext &cx, GroupPlan &g) {
     return true;
 }
 
+// Whether some load of `n`'s definitions moves with its dimension `x` other than densely along
+// the callee's innermost dimension (a gather, or a load across rows).
+bool gathers_along_dim(const FuncNode &n, const std::string &x) {
+    const auto gathers = [&](const Halide::Expr &e) {
+        for (const Halide::Internal::Call *c : loads_in(e)) {
+            for (size_t i = 0; i < c->args.size(); i++) {
+                if (expr_uses_var(c->args[i], x) && (i > 0 || !dense_along(c->args[i], x))) return true;
+            }
+        }
+        return false;
+    };
+    std::vector<Halide::Internal::Definition> defs = {n.func.definition()};
+    defs.insert(defs.end(), n.func.updates().begin(), n.func.updates().end());
+    for (const Halide::Internal::Definition &d : defs) {
+        for (const Halide::Expr &v : d.values()) {
+            if (gathers(v)) return true;
+        }
+    }
+    return false;
+}
+
+// GroupPlan::member_vector_dims for member `m` of `g`: its readers, all in the group and
+// vectorized along their dimension 0, reduce over its dimension 0 and read its dimension 1 at
+// their vectors; its dimension 0 is shorter than two vectors at every shape or gathers, and its
+// dimension 1 fills a vector within the tile.
+bool member_along_dim1(const RuleContext &cx, const GroupPlan &g, const std::string &m) {
+    const FuncNode &mn = cx.dag.node(m);
+    if (g.members_per_point || g.member_lane_rvars.count(m) || g.select_unrolled.count(m) ||
+        (g.rule != RuleKind::TiledGroup && g.rule != RuleKind::UpdateLoops) || !reduced_along_dim0_read_along_dim1(cx.dag, mn)) {
+        return false;
+    }
+    for (const std::string &c : mn.consumers) {
+        const bool member = std::find(g.members.begin(), g.members.end(), c) != g.members.end();
+        if (c != g.root && !member) return false;
+        if (g.member_lane_rvars.count(c)) return false;
+        if (c == g.root && (g.short_dim0 || g.transpose_blocks || g.row_lanes())) return false;
+    }
+    const int lanes = cx.lanes_of(mn);
+    const int64_t widest_dim0 = largest_extent(cx, m, 0);
+    const int64_t rows = g.tile_y > 0 ? std::min<int64_t>(g.tile_y, largest_extent(cx, m, 1)) : largest_extent(cx, m, 1);
+    if (lanes <= 1 || rows < lanes || widest_dim0 <= 0) return false;
+    return widest_dim0 < 2 * lanes || gathers_along_dim(mn, mn.func.args()[0]);
+}
+
 // A member read on a diagonal along its own dimension 0 has one value per reduction step there:
 // vectorized along it, each step would compute a single lane. It is computed per point instead
 // (GroupPlan::members_per_point).
@@ -497,6 +542,15 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             if (!one_reduction_then_pointwise(mn) || (g.members_per_point && cx.diagonal_reads.count(m))) continue;
             const std::string r = row_reduction_rvar(cx, mn);
             if (!r.empty()) g.member_lane_rvars[m] = r;
+        }
+        for (const std::string &m : g.members) {
+            if (member_along_dim1(cx, g, m)) g.member_vector_dims[m] = 1;
+        }
+        // A reader with its own vectors along its dimension 1 no longer reads at them.
+        for (auto it = g.member_vector_dims.begin(); it != g.member_vector_dims.end();) {
+            const std::set<std::string> &readers = dag.node(it->first).consumers;
+            const bool moved_reader = std::any_of(readers.begin(), readers.end(), [&](const std::string &c) { return g.member_vector_dims.count(c) > 0; });
+            it = moved_reader ? g.member_vector_dims.erase(it) : std::next(it);
         }
     }
     plan.groups = groups;

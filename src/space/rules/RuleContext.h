@@ -60,6 +60,9 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
 // when the update reduces along its operands' rows and dim 0 moves along an outer dimension of
 // theirs; empty otherwise.
 std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n);
+// Whether coordinate `a` moves by exactly 1 with `x` (clamps looked through): a dense vector
+// along x in a buffer's innermost dimension (Updates.cpp).
+bool dense_along(const Halide::Expr &a, const std::string &x);
 bool one_reduction_then_pointwise(const FuncNode &n);
 
 // Planner.cpp: whether a pure root reads a producer with its dims 0 and 1 swapped (its group
