@@ -1298,3 +1298,42 @@ TEST_CASE("a math-library Func read by a histogram's scatter is computed vectori
         {{1, 1}, {3, 5}, {129, 97}, {1024, 768}});
     CHECK_THAT(log, Catch::Contains("Func ae_bin: computed"));
 }
+
+// A structure tensor's three products, each smoothed by the same separable 5-tap binomial written
+// as inline sums over weights from a Func, read by one output (Shi-Tomasi's smaller eigenvalue,
+// red-team round 12): the first smoothing to reach the output took it as a weighted sum's
+// micro-kernel host and its two twins went to root passes (1.8-2.1x Adams2019's time). Now none
+// is a contraction: the output's tiles compute all three chains alike.
+TEST_CASE("three smoothed products read by one output are tiled alike, none a micro-kernel", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 384, 384);
+            ImageParam im(UInt(8), 2, "im");
+            Var x("x"), y("y"), i("i");
+            Func e = BoundaryConditions::repeat_edge(im, {{0, W}, {0, H}});
+            Func gx("gx"), gy("gy"), w5("w5"), lam("lam");
+            gx(x, y) = 0.5f * (cast<float>(e(x + 1, y)) - cast<float>(e(x - 1, y)));
+            gy(x, y) = 0.5f * (cast<float>(e(x, y + 1)) - cast<float>(e(x, y - 1)));
+            w5(i) = select(i == 0, 1.0f, i == 1, 4.0f, i == 2, 6.0f, i == 3, 4.0f, 1.0f) / 16.0f;
+            RDom r(0, 5, "r");
+            const auto smooth = [&](const std::function<Expr(Expr, Expr)> &prod, const std::string &name) {
+                Func sx(name + "_x"), sy(name + "_y");
+                sx(x, y) = sum(w5(r) * prod(x + r - 2, y));
+                sy(x, y) = sum(w5(r) * sx(x, y + r - 2));
+                return sy;
+            };
+            Func a = smooth([&](Expr u, Expr v) { return gx(u, v) * gx(u, v); }, "xx");
+            Func b = smooth([&](Expr u, Expr v) { return gx(u, v) * gy(u, v); }, "xy");
+            Func c = smooth([&](Expr u, Expr v) { return gy(u, v) * gy(u, v); }, "yy");
+            Expr half_diff = (a(x, y) - c(x, y)) * 0.5f;
+            lam(x, y) = (a(x, y) + c(x, y)) * 0.5f - sqrt(half_diff * half_diff + b(x, y) * b(x, y));
+            im.set_estimates({{0, W}, {0, H}});
+            lam.set_estimates({{0, W}, {0, H}});
+            return Built{lam, {im}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {512, 384}, {37, 5}, {200, 130}, {3, 300}});
+    CHECK_THAT(log, !Catch::Contains("micro-kernel cpu"));
+    CHECK_THAT(log, Catch::Contains("Func lam: output, tiled group"));
+    for (const char *f : {"xx_x", "xy_x", "yy_x"}) CHECK_THAT(log, Catch::Contains(std::string("Func ") + f + ": computed per tile of lam"));
+}

@@ -408,3 +408,50 @@ TEST_CASE("chunk statistics also read at the output's own points keep their vect
     INFO(source);
     CHECK_THAT(source, !Catch::Contains("reorder_storage(t, c)"));
 }
+
+// C = bias; C += A(k, m) B(n, k) written as three updates over consecutive K chunks (red-team
+// round 12): no micro-kernel (several contraction updates on an output), and the stage rules ran
+// each update one row per step, loading B's vectors once per row. Rows of a tile now run inside
+// each step, sharing its loads; a window reduction along the rows (each row its own loads) keeps
+// one row per step.
+TEST_CASE("a product written as K-chunk updates on its output runs a tile of rows inside each step", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> M = shape_var("M", 1, 256, 256), K1 = shape_var("K1", 1, 128, 128);
+            ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b"), bias(Float(32), 1, "bias");
+            Var n("n"), m("m");
+            Func c("kc_out");
+            c(n, m) = bias(n);
+            RDom r1(0, K1, "r1"), r2(K1, 64, "r2"), r3(K1 + 64, 32, "r3");
+            for (const RDom &r : {r1, r2, r3}) c(n, m) += a(r, m) * b(n, r);
+            a.set_estimates({{0, K1 + 96}, {0, M}});
+            b.set_estimates({{0, 96}, {0, K1 + 96}});
+            bias.set_estimates({{0, 96}});
+            c.set_estimates({{0, 96}, {0, M}});
+            return Built{c, {a, b, bias}, {M, K1},
+                         [](const std::vector<int> &s) { return Sizes{{s[1] + 96, s[0]}, {96, s[1] + 96}, {96}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{96, s[0]}; }};
+        },
+        {{1, 1}, {256, 128}, {9, 3}, {37, 100}});
+    CHECK_THAT(log, Catch::Contains("Func kc_out: its rows share its reduction steps' loads"));
+}
+
+TEST_CASE("a window reduction along the rows keeps one row per reduction step", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 300, 300), H = shape_var("H", 1, 200, 200);
+            ImageParam in(Float(32), 2, "in"), w(Float(32), 1, "w");
+            Var x("x"), y("y");
+            Func out("windowed");
+            RDom r(0, 24, "r");
+            out(x, y) = 0.0f;
+            out(x, y) += in(x + r, y) * w(r);
+            in.set_estimates({{0, W + 24}, {0, H}});
+            w.set_estimates({{0, 24}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in, w}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0] + 24, s[1]}, {24}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {300, 200}, {17, 9}});
+    CHECK_THAT(log, !Catch::Contains("share its reduction steps' loads"));
+}

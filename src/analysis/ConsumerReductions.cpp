@@ -1,6 +1,7 @@
 #include "analysis/ConsumerReductions.h"
 
 #include <algorithm>
+#include <set>
 
 namespace diet {
 
@@ -87,6 +88,52 @@ bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &
         if (reads.calls == 0 || reads.other) return false;
     }
     return true;
+}
+
+namespace {
+
+// The constant extents of each update's reduction domain, in order (empty where one is not constant).
+std::vector<std::vector<int64_t>> reduction_extents(const Function &f) {
+    std::vector<std::vector<int64_t>> out;
+    for (const Definition &u : f.updates()) {
+        out.emplace_back();
+        for (const ReductionVariable &rv : u.schedule().rvars()) {
+            const Expr e = simplify(rv.extent);
+            const int64_t *c = as_const_int(e);
+            if (!c) return {};
+            out.back().push_back(*c);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+bool reads_twin_reduction(const std::vector<FuncNode> &nodes, const std::map<std::string, int> &index,
+                          const FuncNode &host, const std::string &own, const std::vector<std::string> &chain) {
+    const auto own_it = index.find(own);
+    if (own_it == index.end()) return false;
+    const FuncNode &own_node = nodes[own_it->second];
+    const std::vector<std::vector<int64_t>> own_extents = reduction_extents(own_node.func);
+    if (own_extents.empty()) return false;
+    std::set<std::string> seen(chain.begin(), chain.end());
+    seen.insert(own);
+    std::vector<const FuncNode *> todo = {&host};
+    while (!todo.empty()) {
+        const FuncNode *n = todo.back();
+        todo.pop_back();
+        for (const std::string &p : n->producers) {
+            const auto it = index.find(p);
+            if (!seen.insert(p).second || it == index.end()) continue;
+            const FuncNode &pn = nodes[it->second];
+            if (pn.has_updates()) {
+                if (!pn.is_output && pn.dims() == own_node.dims() && reduction_extents(pn.func) == own_extents) return true;
+            } else if (!pn.is_input_wrapper) {
+                todo.push_back(&pn);
+            }
+        }
+    }
+    return false;
 }
 
 }  // namespace diet

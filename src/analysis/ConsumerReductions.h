@@ -25,4 +25,12 @@ bool reduced_over_by_a_consumer(const std::vector<FuncNode> &nodes, const std::m
 // along f's dimension 1 then load as the consumer's own vectors do (GroupPlan::member_vector_dims).
 bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &f);
 
+// Whether `host` reads, directly or through pure Funcs that are not input wrappers, a twin of the
+// reduction `own` (besides own and the Funcs of own's epilogue chain `chain`): another reduction,
+// no output, of as many dimensions, whose updates reduce over domains of the same constant
+// extents. A structure tensor's three products each smoothed by the same 5-tap sums, read by
+// one eigenvalue; not the energies or a kernel's normalizing sum beside a correlation.
+bool reads_twin_reduction(const std::vector<FuncNode> &nodes, const std::map<std::string, int> &index,
+                             const FuncNode &host, const std::string &own, const std::vector<std::string> &chain);
+
 }  // namespace diet

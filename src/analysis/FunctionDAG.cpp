@@ -19,29 +19,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-// MatmulPattern::fused_reduction: one update over two reduction variables that every operand
-// reads as one contiguous run becomes one reduction variable of the whole length.
-void fuse_contiguous_reduction(MatmulPattern &p, const std::vector<const Call *> &calls) {
-    std::vector<int> arg_of_call;
-    if (p.several_updates() || !reduction_fuses(calls, p.reduction, arg_of_call)) return;
-    const int64_t length = *constant_value(p.reduction[0].extent) * *constant_value(p.reduction[1].extent);
-    p.fused_reduction = {p.reduction[0].name, p.reduction[1].name};
-    LoopVar fused;
-    fused.name = p.reduction[0].name + "_fused";
-    fused.min = 0;
-    fused.extent = (int)length;
-    fused.is_rvar = true;
-    p.reduction = {fused};
-    p.update_reductions = {p.reduction};
-    p.reduction_extent = p.inner_reduction_extent = p.total_reduction_extent = length;
-    for (ContractionOperand &o : p.operands) {
-        for (size_t i = 0; i < calls.size(); i++) {
-            if (calls[i]->name == o.func) o.reduction_arg = arg_of_call[i];
-        }
-    }
-}
-
-
 // Every call made by an Expr/Definition: Func calls (by name, with their arguments) and
 // whether an input buffer is read directly.
 class CallCollector : public IRVisitor {
@@ -77,24 +54,6 @@ CallCollector calls_in(const Expr &e) {
 }
 
 }  // namespace
-
-std::set<std::string> MatmulPattern::funcs() const {
-    std::set<std::string> f = {acc, host};
-    f.insert(inlined.begin(), inlined.end());
-    f.insert(materialized.begin(), materialized.end());
-    f.insert(in_place.begin(), in_place.end());
-    return f;
-}
-
-std::vector<int> MatmulPattern::kernel_dims() const {
-    std::vector<int> dims = {0};
-    if (acc_arg_of_host_dim.size() > 1) dims.push_back(row_dim);
-    if (depth_dim > 0) dims.push_back(depth_dim);
-    for (int d = 1; d < (int)acc_arg_of_host_dim.size(); d++) {
-        if (d != row_dim && d != depth_dim) dims.push_back(d);
-    }
-    return dims;
-}
 
 std::optional<int64_t> constant_value(const Expr &e) {
     Expr s = simplify(cast<int64_t>(e));  // keep the Expr alive while reading its value
@@ -147,14 +106,6 @@ std::string joined(const std::vector<std::string> &v) {
 }
 
 }  // namespace
-
-VectorMoves vector_moves_of(const std::vector<MatmulPattern> &patterns) {
-    VectorMoves moves;
-    for (const MatmulPattern &p : patterns) {
-        if (p.moved_vector_arg >= 0) moves[p.acc] = p.moved_vector_arg;
-    }
-    return moves;
-}
 
 FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves &moves) : moves_(moves) {
     std::map<std::string, Function> env;
@@ -556,7 +507,12 @@ void FunctionDAG::classify_matmuls() {
                 return it == index_.end() || nodes_[it->second].is_input_wrapper || nodes_[it->second].wrapper_read_at_taps;
             });
         };
-        if (reusing < 0 && !host.is_output && !(reads_inputs_only() && reduced_over_by_a_consumer(nodes_, index_, host))) {
+        // Nor an output that reads twins of this sum (a structure tensor's three smoothed
+        // products): the first to reach it took the kernel and its twins the stage rules
+        // (red-team round 12's Shi-Tomasi, 1.8-2.1x Adams2019), which fuse all three into the
+        // output's tiles alike. Other sums beside it (a correlation's energies) keep the kernel.
+        const bool lone_output = host.is_output && (host_ptr == &r || !reads_twin_reduction(nodes_, index_, host, r.name, epilogue));
+        if (reusing < 0 && !lone_output && !(reads_inputs_only() && reduced_over_by_a_consumer(nodes_, index_, host))) {
             reject("no operand is reused across its result (a weighted sum, not a product of matrices)");
             continue;
         }

@@ -235,6 +235,11 @@ struct FuncNode {
     bool has_updates() const { return stages.size() > 1; }
 };
 
+// MatmulPattern::fused_reduction: one update over two reduction variables that every operand
+// (its `calls`) reads as one contiguous run becomes one reduction variable of the whole length
+// (analysis/MatmulPattern.cpp).
+void fuse_contiguous_reduction(MatmulPattern &p, const std::vector<const Halide::Internal::Call *> &calls);
+
 // Contractions whose vectors are moved off their output's innermost dimension: acc's name -> the
 // acc argument the vectors run along (analysis/VectorChoice.h, MatmulPattern::moved_vector_arg).
 using VectorMoves = std::map<std::string, int>;

@@ -48,6 +48,27 @@ bool steps_across_planes(const Definition &def, const std::vector<std::string> &
     return across > 0;
 }
 
+bool rows_share_step_loads(const Definition &def, const std::vector<std::string> &rvars, const std::string &x,
+                           const std::string &y) {
+    if (rvars.empty()) return false;
+    const Scope<> reduction = scope_of(rvars);
+    int shared = 0;
+    for (const Expr &value : def.values()) {
+        const Expr expanded = substitute_in_all_lets(value);  // alive while its loads are read
+        for (const Call *c : loads_in(expanded)) {
+            if (c->args.empty() || !any_arg_uses(c, reduction)) continue;
+            bool along_x = false, along_y = false;
+            for (const Expr &a : c->args) {
+                along_x |= expr_uses_var(a, x);
+                along_y |= expr_uses_var(a, y);
+            }
+            if (along_x && along_y) return false;
+            shared += along_x;
+        }
+    }
+    return shared > 0;
+}
+
 bool gathers_along(const Definition &def, const std::string &pure_var) {
     std::vector<Expr> exprs = def.values();
     exprs.insert(exprs.end(), def.args().begin(), def.args().end());

@@ -31,4 +31,13 @@ bool gathers_along(const Halide::Internal::Definition &def, const std::string &p
 bool steps_across_planes(const Halide::Internal::Definition &def, const std::vector<std::string> &rvars,
                          const std::vector<std::string> &pure_vars, const std::string &x, const std::string &y);
 
+// Whether rows `y` of a tile inside each step of an update's reduction would share that step's
+// loads: every read that moves with the reduction variables reads values independent of `y` (a
+// vector along `x` that every row reuses: a product's B(x, k)) or of `x` (one value broadcast
+// across the vector: A(k, y)), and some read is of the first kind. A product the micro-kernel
+// does not take (several contraction updates on one output) then shares its loads as a register
+// tile's rows do; a window reduction (in(x + r, y)) reads along both and does not.
+bool rows_share_step_loads(const Halide::Internal::Definition &def, const std::vector<std::string> &rvars,
+                           const std::string &x, const std::string &y);
+
 }  // namespace diet

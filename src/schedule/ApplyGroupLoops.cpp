@@ -298,13 +298,14 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     // (one page) rather than one run per plane (a 64 x 256 x 256 u16 maximum projection:
     // 0.11 ms instead of 0.27, apps/results/cpu/plane_steps_2026-12-01/).
     const auto rows_loop = y == pure.end() ? outer.end() : std::find(outer.begin(), outer.end(), *y);
-    const bool rows_inside = plane_rows_mode == PlaneRows::inside && rows_loop != outer.end();
+    // Rows sharing each step's loads (rows_share_step_loads_here) take the same tile of rows.
+    const bool rows_inside = (plane_rows_mode == PlaneRows::inside || plane_rows_mode == PlaneRows::shared) && rows_loop != outer.end();
     if (rows_inside) {
         w_.split(st, *y, *y + "_ro", *y + "_ri", kRowsInsidePlaneSteps, TailStrategy::GuardWithIf);
         order.push_back(*y + "_ri");
         *rows_loop = *y + "_ro";
-        note_once("Func " + n.name + ": its reduction steps across planes: " + std::to_string(kRowsInsidePlaneSteps) +
-                  " rows of its vectors inside each step.");
+        note_once("Func " + n.name + (plane_rows_mode == PlaneRows::inside ? ": its reduction steps across planes: " : ": its rows share its reduction steps' loads: ") +
+                  std::to_string(kRowsInsidePlaneSteps) + " rows of its vectors inside each step.");
     }
     order.insert(order.end(), rvars.begin(), rvars.end());
     if (parallel && outer.size() == 1 && x_pure && lanes > 1 && outer[0] == x + "_vo") {
@@ -370,82 +371,6 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         }
     }
     parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1), iterations);
-}
-
-// Rows inside the steps (update_loops_at): where there are bands of them enough to feed the
-// cores, the bands (fused with any outer loops) are the parallel loop and each task walks its
-// band's vectors `x_vo`. Halide then partitions the band's loops: the steady state's bands have a
-// constant trip count (the rows' loop unrolled by LLVM) and no vector guard. Fused with the
-// vectors, every iteration computed its count of rows and tested its vector's guard: a bit-plane
-// pack at 800 x 600 ran 0.47 ms so, 0.26 banded (apps/results/cpu/step_lanes_2026-12-01/). A
-// specialization of `st` (its loops so far), scheduled here in full; where the bands are a
-// constant count, enough, `st` itself (returns true: nothing left to the caller).
-bool GroupApplier::banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
-                                const std::string &x_vo, const std::string &y) {
-    if (outer.size() < 2 || outer[0] != x_vo) return false;
-    const std::optional<SizeExpr> bands = ceil_div_opt(extent_of(n, dim_of(n, y)), kRowsInsidePlaneSteps);
-    if (!bands) return false;
-    const std::optional<int64_t> known = constant_value(bands->expr);
-    if (known && *known < kBandsEnough) return false;
-    const std::vector<std::string> band_loops(outer.begin() + 1, outer.end());
-    const std::string base = n.name + "_b" + std::to_string(s.index);
-    if (known) {
-        parallel_fused(st, band_loops, base, stage_points(n, s.index, 1));
-        return true;
-    }
-    StageRef banded = w_.specialize(st, w_.at_least(*bands, kBandsEnough));
-    parallel_fused(banded, band_loops, base, stage_points(n, s.index, 1));
-    return false;
-}
-
-// Whether a reduction stepping across planes along rows `y` (steps_across_planes_here) runs a tile
-// of rows inside each step: where the rows fill it and the steps walk more points than stay
-// cached (a heuristic: below, the lines stay in cache and the register accumulators win: a
-// 256 x 3 x 64 projection ran 2x slower with its accumulators in memory, 33 x 33 x 9 7% slower).
-// Where either is known only at run time, a specialization of `st` takes the tile (scheduled
-// here) and `st` itself does not. A member's rows are its root's tile's (member_tile_rows_; none
-// known: not a candidate). The sizes are spelled only once the reduction qualifies: spelling a
-// run-time size declares its parameters in the emitted source.
-GroupApplier::PlaneRows GroupApplier::decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y,
-                                                        int lanes, int width, bool parallel, TailStrategy tail) {
-    if (!(parallel || member_tile_rows_) || !steps_across_planes_here(s, n, y)) return PlaneRows::outside;
-    const std::optional<SizeExpr> rows =
-        member_tile_rows_ ? std::optional<SizeExpr>(size_constant(*member_tile_rows_)) : extent_of(n, dim_of(n, y));
-    const std::optional<SizeExpr> points = stage_points(n, s.index, 1);
-    if (!rows || !points) return PlaneRows::outside;
-    const std::optional<int64_t> const_rows = constant_value(rows->expr), const_points = constant_value(points->expr);
-    if ((const_rows && *const_rows < kRowsInsidePlaneSteps) || (const_points && *const_points < kPlaneStepsMinPoints)) {
-        return PlaneRows::outside;
-    }
-    std::vector<Condition> conditions;
-    if (!const_rows) conditions.push_back(w_.at_least(*rows, kRowsInsidePlaneSteps));
-    if (!const_points) conditions.push_back(w_.at_least(*points, kPlaneStepsMinPoints));
-    if (conditions.empty()) return PlaneRows::inside;
-    const Condition fills = conditions.size() == 1 ? conditions[0] : w_.all_of(conditions);
-    if (!w_.specialized_on(st, fills)) {
-        StageRef many = w_.specialize(st, fills);
-        update_loops_at(many, s, n, lanes, width, parallel, tail, PlaneRows::inside);
-    }
-    return PlaneRows::outside;
-}
-
-// An update of one point per step (its left-hand side the pure variables) and at most
-// kValuesSharingVectors values whose reduction steps across planes along rows `y`
-// (analysis/StridedReads.h) over no short constant window (a window keeps its accumulators in
-// registers, unroll_short_window).
-bool GroupApplier::steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y) {
-    if (s.index == 0 || n.func.outputs() > kValuesSharingVectors) return false;
-    const Internal::Definition &def = n.func.updates()[s.index - 1];
-    const std::vector<std::string> pure = s.pure_vars(), rvars = s.rvars();
-    for (const Expr &arg : def.args()) {
-        const Internal::Variable *v = arg.as<Internal::Variable>();
-        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
-    }
-    for (const LoopVar &l : s.loops) {
-        const int64_t *extent = l.is_rvar && l.extent.defined() ? Internal::as_const_int(l.extent) : nullptr;
-        if (extent && *extent <= kUnrolledWindow) return false;
-    }
-    return steps_across_planes(def, rvars, pure, n.func.args()[0], y);
 }
 
 // An update's innermost reduction loop over a short constant window (a 3x3 max pool's or

@@ -127,9 +127,13 @@ private:
     // ---- a scan along dimension 0 with rows interleaved (ScanRows.cpp) ----
     bool interleave_scan_rows(StageRef &st, const StageNode &s, const FuncNode &n, bool parallel);
     bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);
-    // Whether update_loops_at runs a tile of rows inside each reduction step (steps_across_planes_here):
-    // decide (and specialize on the rows' run-time extent), or as decided.
-    enum class PlaneRows { decide, inside, outside };
+    bool rows_share_step_loads_here(const StageNode &s, const FuncNode &n, const std::string &y);
+    bool one_point_per_long_step(const StageNode &s, const FuncNode &n) const;
+    // Whether update_loops_at runs a tile of rows inside each reduction step: decide (and
+    // specialize on the rows' run-time extent), or as decided: `inside` where the steps cross
+    // planes (steps_across_planes_here), `shared` where the rows share the steps' loads
+    // (rows_share_step_loads_here).
+    enum class PlaneRows { decide, inside, shared, outside };
     Condition whole_steps_only(const SizeExpr &row, int width);
     TailStrategy update_tail(const FuncNode &n) const;
     bool banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,

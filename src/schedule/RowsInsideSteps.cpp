@@ -1,0 +1,109 @@
+// A tile of rows inside each step of an update's reduction (update_loops_at): where the steps
+// cross planes, or where the rows share the steps' loads; and the banded tasks over such rows
+// (schedule/GroupApplier.h).
+#include "schedule/GroupApplier.h"
+#include "analysis/StridedReads.h"
+
+#include <algorithm>
+
+namespace diet {
+
+using namespace Halide;
+using FuncRef = GroupApplier::FuncRef;
+using StageRef = GroupApplier::StageRef;
+
+// Rows inside the steps (update_loops_at): where there are bands of them enough to feed the
+// cores, the bands (fused with any outer loops) are the parallel loop and each task walks its
+// band's vectors `x_vo`. Halide then partitions the band's loops: the steady state's bands have a
+// constant trip count (the rows' loop unrolled by LLVM) and no vector guard. Fused with the
+// vectors, every iteration computed its count of rows and tested its vector's guard: a bit-plane
+// pack at 800 x 600 ran 0.47 ms so, 0.26 banded (apps/results/cpu/step_lanes_2026-12-01/). A
+// specialization of `st` (its loops so far), scheduled here in full; where the bands are a
+// constant count, enough, `st` itself (returns true: nothing left to the caller).
+bool GroupApplier::banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
+                                const std::string &x_vo, const std::string &y) {
+    if (outer.size() < 2 || outer[0] != x_vo) return false;
+    const std::optional<SizeExpr> bands = ceil_div_opt(extent_of(n, dim_of(n, y)), kRowsInsidePlaneSteps);
+    if (!bands) return false;
+    const std::optional<int64_t> known = constant_value(bands->expr);
+    if (known && *known < kBandsEnough) return false;
+    const std::vector<std::string> band_loops(outer.begin() + 1, outer.end());
+    const std::string base = n.name + "_b" + std::to_string(s.index);
+    if (known) {
+        parallel_fused(st, band_loops, base, stage_points(n, s.index, 1));
+        return true;
+    }
+    StageRef banded = w_.specialize(st, w_.at_least(*bands, kBandsEnough));
+    parallel_fused(banded, band_loops, base, stage_points(n, s.index, 1));
+    return false;
+}
+
+// Whether a reduction stepping across planes along rows `y` (steps_across_planes_here) runs a tile
+// of rows inside each step (PlaneRows::inside): where the rows fill it and the steps walk more
+// points than stay cached (a heuristic: below, the lines stay in cache and the register accumulators win: a
+// 256 x 3 x 64 projection ran 2x slower with its accumulators in memory, 33 x 33 x 9 7% slower).
+// Where either is known only at run time, a specialization of `st` takes the tile (scheduled
+// here) and `st` itself does not. A member's rows are its root's tile's (member_tile_rows_; none
+// known: not a candidate). The sizes are spelled only once the reduction qualifies: spelling a
+// run-time size declares its parameters in the emitted source. A reduction whose rows share its
+// steps' loads (rows_share_step_loads_here) takes the tile wherever the rows fill it
+// (PlaneRows::shared).
+GroupApplier::PlaneRows GroupApplier::decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y,
+                                                        int lanes, int width, bool parallel, TailStrategy tail) {
+    const bool planes = steps_across_planes_here(s, n, y), shared = !planes && rows_share_step_loads_here(s, n, y);
+    if (!(parallel || member_tile_rows_) || !(planes || shared)) return PlaneRows::outside;
+    const PlaneRows mode = planes ? PlaneRows::inside : PlaneRows::shared;
+    const std::optional<SizeExpr> rows =
+        member_tile_rows_ ? std::optional<SizeExpr>(size_constant(*member_tile_rows_)) : extent_of(n, dim_of(n, y));
+    const std::optional<SizeExpr> points = stage_points(n, s.index, 1);
+    if (!rows || !points) return PlaneRows::outside;
+    const std::optional<int64_t> const_rows = constant_value(rows->expr), const_points = constant_value(points->expr);
+    // (Rows sharing loads gain from registers, not from pages: at any number of points.)
+    if ((const_rows && *const_rows < kRowsInsidePlaneSteps) || (planes && const_points && *const_points < kPlaneStepsMinPoints)) {
+        return PlaneRows::outside;
+    }
+    std::vector<Condition> conditions;
+    if (!const_rows) conditions.push_back(w_.at_least(*rows, kRowsInsidePlaneSteps));
+    if (planes && !const_points) conditions.push_back(w_.at_least(*points, kPlaneStepsMinPoints));
+    if (conditions.empty()) return mode;
+    const Condition fills = conditions.size() == 1 ? conditions[0] : w_.all_of(conditions);
+    if (!w_.specialized_on(st, fills)) {
+        StageRef many = w_.specialize(st, fills);
+        update_loops_at(many, s, n, lanes, width, parallel, tail, mode);
+    }
+    return PlaneRows::outside;
+}
+
+// An update of one point per step (its left-hand side the pure variables) and at most
+// kValuesSharingVectors values over no short constant window (a window keeps its accumulators
+// in registers, unroll_short_window).
+bool GroupApplier::one_point_per_long_step(const StageNode &s, const FuncNode &n) const {
+    if (s.index == 0 || n.func.outputs() > kValuesSharingVectors) return false;
+    const Internal::Definition &def = n.func.updates()[s.index - 1];
+    const std::vector<std::string> pure = s.pure_vars();
+    for (const Expr &arg : def.args()) {
+        const Internal::Variable *v = arg.as<Internal::Variable>();
+        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
+    }
+    for (const LoopVar &l : s.loops) {
+        const int64_t *extent = l.is_rvar && l.extent.defined() ? Internal::as_const_int(l.extent) : nullptr;
+        if (extent && *extent <= kUnrolledWindow) return false;
+    }
+    return true;
+}
+
+// Such an update whose reduction steps across planes along rows `y` (analysis/StridedReads.h).
+bool GroupApplier::steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y) {
+    return one_point_per_long_step(s, n) &&
+           steps_across_planes(n.func.updates()[s.index - 1], s.rvars(), s.pure_vars(), n.func.args()[0], y);
+}
+
+// The same kind of update whose rows share each step's loads (analysis/StridedReads.h
+// rows_share_step_loads): round 12's contraction written as three K-chunk updates on its output
+// (no micro-kernel) ran 1.29 ms in one row per step, a hand schedule with rows inside the steps
+// 0.57 (apps/results/cpu/kchunk_updates_probe_2026-12-02/).
+bool GroupApplier::rows_share_step_loads_here(const StageNode &s, const FuncNode &n, const std::string &y) {
+    return one_point_per_long_step(s, n) && rows_share_step_loads(n.func.updates()[s.index - 1], s.rvars(), n.func.args()[0], y);
+}
+
+}  // namespace diet
