@@ -220,13 +220,26 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const std::optional<SizeExpr> row = parallel && x_pure && lanes > 1 ? extent_of(n, 0) : std::nullopt;
     // Several vectors per guarded step of values narrower than 32 bits, on a target without
     // masked loads and stores of such lanes, only over rows a multiple of the step
-    // (whole_steps_only); elsewhere one vector per step.
-    const bool whole_steps = width > lanes && value_bits(n) < 32 && !masked_narrow_lanes_ && tail != TailStrategy::RoundUp;
+    // (whole_steps_only); elsewhere one vector per step. An update whose rows may run inside its
+    // steps (rows_may_run_inside_steps): one vector per step over short rows of whole vectors
+    // but not of whole steps (short_rows_whole_vectors), the wide steps elsewhere.
+    const bool narrow_values = value_bits(n) < 32 && !masked_narrow_lanes_;
+    const bool whole_steps = width > lanes && tail != TailStrategy::RoundUp && narrow_values;
+    const bool short_rows = width > lanes && tail != TailStrategy::RoundUp && !narrow_values && x_pure && rows_may_run_inside_steps(s, n);
     const std::optional<int64_t> known_row = row ? constant_value(row->expr) : std::nullopt;
-    if (whole_steps && known_row && *known_row % width != 0) width = lanes;
+    if (known_row && *known_row % width != 0 &&
+        (whole_steps || (short_rows && *known_row % lanes == 0 && *known_row < kTailAmortizedSteps * width))) {
+        width = lanes;
+    }
     if (!row || known_row) {
         update_loops_at(st, s, n, lanes, width, parallel, tail);
         return;
+    }
+    if (short_rows) {
+        StageRef narrow = w_.specialize(st, short_rows_whole_vectors(*row, lanes, width));
+        update_loops_at(narrow, s, n, lanes, lanes, parallel, tail);
+        note_once("Func " + n.name + ": over rows of whole vectors shorter than " + std::to_string(kTailAmortizedSteps) + " of its " +
+                  std::to_string(width) + "-point update steps and no whole number of them, one vector per step.");
     }
     // A root's dim 0 shorter than its vectors at run time: an argmax over each row, vectorized
     // across the rows, ran a single row as 64 guarded lanes of gathers, 150x slower than
@@ -250,6 +263,21 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     const std::string note = "Func " + n.name + ": where its dimension 0 is shorter than an update's " +
                              std::to_string(width) + "-point steps, one vector, a quarter of one, or scalar code.";
     note_once(note);
+}
+
+// Where an update whose rows run inside its steps takes one vector per step (update_loops): rows
+// of whole vectors, no whole number of steps, shorter than kTailAmortizedSteps steps. Its last
+// guarded step, with 8 rows unrolled inside it, costs about three whole steps: a decayed
+// accumulation C = 0.75 C + A B on AVX-512 in 64-point steps ran 0.183 ms at N = 160, 0.087 at
+// 192, in one 16-lane vector per step 0.102 at 160 (1.4x the wide steps' cost per point; at
+// N = 161 both pay a guarded step: 0.396 and 0.193). A heuristic break-even: a few steps.
+// Longer rows keep the wide steps: in one vector per step over every row that was no whole
+// number of steps, a separable pass 700 wide ran 1.13-1.18x slower, a 100000-sample audio row
+// 1.5x (apps/results/cpu/whole_steps_rows_inside_2026-12-03/). One specialization more, not
+// three: JIT time grew 1.5x with a whole-steps one and a guarded one besides.
+Condition GroupApplier::short_rows_whole_vectors(const SizeExpr &row, int lanes, int width) {
+    return w_.all_of({w_.at_least(row, lanes), w_.multiple_of(row, lanes), w_.not_multiple_of(row, width),
+                      w_.at_most(row, (int64_t)kTailAmortizedSteps * width - 1)});
 }
 
 // Where an update's steps of several vectors of values narrower than 32 bits run: rows a whole

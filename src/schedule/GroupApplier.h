@@ -28,6 +28,7 @@ constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however t
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
 constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
 constexpr int64_t kPlaneStepsMinPoints = 1 << 18;  // the points such a reduction walks from which it takes them (heuristic: 1 MiB of 4-byte values, an L2)
+constexpr int kTailAmortizedSteps = 8;  // rows of this many update steps amortize a guarded last step (heuristic: short_rows_whole_vectors)
 constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
 constexpr int kInterleavedRows = 8;  // rows of a floating-point scan along dim 0 unrolled inside its steps (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
@@ -129,12 +130,14 @@ private:
     bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);
     bool rows_share_step_loads_here(const StageNode &s, const FuncNode &n, const std::string &y);
     bool one_point_per_long_step(const StageNode &s, const FuncNode &n) const;
+    bool rows_may_run_inside_steps(const StageNode &s, const FuncNode &n);
     // Whether update_loops_at runs a tile of rows inside each reduction step: decide (and
     // specialize on the rows' run-time extent), or as decided: `inside` where the steps cross
     // planes (steps_across_planes_here), `shared` where the rows share the steps' loads
     // (rows_share_step_loads_here).
     enum class PlaneRows { decide, inside, shared, outside };
     Condition whole_steps_only(const SizeExpr &row, int width);
+    Condition short_rows_whole_vectors(const SizeExpr &row, int lanes, int width);
     TailStrategy update_tail(const FuncNode &n) const;
     bool banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
                       const std::string &x_vo, const std::string &y);

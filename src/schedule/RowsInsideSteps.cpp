@@ -106,4 +106,15 @@ bool GroupApplier::rows_share_step_loads_here(const StageNode &s, const FuncNode
     return one_point_per_long_step(s, n) && rows_share_step_loads(n.func.updates()[s.index - 1], s.rvars(), n.func.args()[0], y);
 }
 
+// Whether an update's rows may run inside its reduction steps (update_loops_at, either kind
+// above): its steps of several vectors then leave short rows of whole vectors to one vector per
+// step (update_loops, short_rows_whole_vectors), whatever the lanes' width.
+bool GroupApplier::rows_may_run_inside_steps(const StageNode &s, const FuncNode &n) {
+    if (n.func.args().empty()) return false;
+    const std::string x = n.func.args()[0];
+    const std::vector<std::string> pure = s.pure_vars();
+    const auto y = std::find_if(pure.begin(), pure.end(), [&](const std::string &p) { return p != x; });
+    return y != pure.end() && (steps_across_planes_here(s, n, *y) || rows_share_step_loads_here(s, n, *y));
+}
+
 }  // namespace diet

@@ -277,6 +277,10 @@ Condition ScheduleWriter::multiple_of(const SizeExpr &size, int64_t value) {
     return {size.expr % (int)value == 0, "(" + size.text + ") % " + std::to_string(value) + " == 0"};
 }
 
+Condition ScheduleWriter::not_multiple_of(const SizeExpr &size, int64_t value) {
+    return {size.expr % (int)value != 0, "(" + size.text + ") % " + std::to_string(value) + " != 0"};
+}
+
 void ScheduleWriter::comment(const std::string &text) {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) statements_.push_back("// " + line);

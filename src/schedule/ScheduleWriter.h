@@ -79,6 +79,7 @@ public:
     Condition at_most(const SizeExpr &size, int64_t value);
     Condition equal_to(const SizeExpr &size, int64_t value);
     Condition multiple_of(const SizeExpr &size, int64_t value);  // size % value == 0
+    Condition not_multiple_of(const SizeExpr &size, int64_t value);  // size % value != 0
 
     void compute_root(const FuncRef &f);
     void compute_at(const FuncRef &f, const FuncRef &at, const std::string &var, bool var_is_rvar);
