@@ -1,0 +1,1 @@
+ox, y, oy, k, o = [V(n) for n in ("ox", "y", "oy", "k", "o")]; [fn[n].compute_root() for n in fn if n != "lz_out"]; fn["lz_hx"].vectorize(ox, 16).parallel(y, 16); fn["lz_out"].vectorize(ox, 16).parallel(oy, 16)
