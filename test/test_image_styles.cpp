@@ -1337,3 +1337,92 @@ TEST_CASE("three smoothed products read by one output are tiled alike, none a mi
     CHECK_THAT(log, Catch::Contains("Func lam: output, tiled group"));
     for (const char *f : {"xx_x", "xy_x", "yy_x"}) CHECK_THAT(log, Catch::Contains(std::string("Func ") + f + ": computed per tile of lam"));
 }
+
+// An unrolled iteration written as a chain of Funcs, each level reading both Funcs of the level
+// before (the arithmetic-geometric mean: a' = (a + b) / 2, b' = sqrt(a b)): inlined whole, each
+// level's expression is about twice the one before, which Halide's common-subexpression
+// elimination cannot share across the two Funcs (round 13's 14-level bisection, a Tuple (lo, hi)
+// per level, took 26 s to JIT). Levels whose expansion passes kMaxInlinedNodes are computed,
+// which restarts the count for their readers.
+TEST_CASE("an unrolled iteration whose levels read two Funcs of the level before is not inlined whole", "[styles]") {
+    constexpr int kLevels = 10;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 256, 256), H = shape_var("H", 1, 192, 192);
+            ImageParam in(Float(32), 2, "agm_in");
+            Var x("x"), y("y");
+            Func a("agm_a0"), b("agm_b0");
+            a(x, y) = 1.0f + in(x, y) * in(x, y);
+            b(x, y) = 2.0f + in(x, y);
+            for (int k = 1; k <= kLevels; k++) {
+                Func na("agm_a" + std::to_string(k)), nb("agm_b" + std::to_string(k));
+                na(x, y) = 0.5f * (a(x, y) + b(x, y));
+                nb(x, y) = sqrt(a(x, y) * b(x, y));
+                a = na;
+                b = nb;
+            }
+            Func out("agm_out");
+            out(x, y) = a(x, y) - b(x, y);
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {7, 3}, {129, 97}, {256, 192}});
+    // As diet::limit_inline_expansion counts: level 8's Funcs expand to 3,962 nodes, level 9's to
+    // 7,930, the first computed; level 10 reads them as calls and is inlined again.
+    CHECK_THAT(log, Catch::Contains("Func agm_a9: computed"));
+    CHECK_THAT(log, Catch::Contains("Func agm_b9: computed"));
+    CHECK_THAT(log, !Catch::Contains("Func agm_a8: computed"));
+    CHECK_THAT(log, !Catch::Contains("Func agm_a10: computed"));
+}
+
+// An interleaved 8-bit output (channels innermost, 3 of them) whose rows may be narrower than a
+// vector at the family's smallest shape: vectors along x, guarded there, and shifted inwards under
+// a specialization where a row holds a vector (round 13's demosaic at 129 x 97 ran 2.1x slower
+// with every row's last vector guarded).
+TEST_CASE("an interleaved output whose rows may be narrower than a vector shifts its last vector inwards where they are not", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> W = shape_var("W", 8, 512, 512), H = shape_var("H", 1, 64, 64);
+            ImageParam in(UInt(8), 2, "il_in");
+            Var c("c"), x("x"), y("y");
+            Func rgb("il_rgb");
+            Expr v = cast<uint16_t>(in(x, y));
+            rgb(c, x, y) = cast<uint8_t>(select(c == 0, v, c == 1, v / 2, (v * 3) / 4));
+            in.set_estimates({{0, W}, {0, H}});
+            rgb.set_estimates({{0, 3}, {0, W}, {0, H}});
+            return Built{rgb, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{3, s[0], s[1]}; }};
+        },
+        {{8, 1}, {13, 3}, {129, 7}, {512, 64}}, nullptr, &source);
+    CHECK_THAT(source, Catch::Contains("TailStrategy::ShiftInwards"));
+    CHECK_THAT(source, Catch::Contains("TailStrategy::GuardWithIf"));
+}
+
+// A 2-D filter written as one sum over a window of weights from a Func and an image read at
+// clamped coordinates (round 13's Gaussian): a contraction whose image operand moves with the
+// register tile's rows through the window. Its tasks are row tiles across the image (the panel
+// loop named n_q inside them), not panels down every row: in 128-column strips each step down
+// reached a new row of the image, 2.3x slower at 1024 x 768.
+TEST_CASE("a 2-D filter written as a sum over a window runs tasks of rows across the image", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> W = shape_var("W", 16, 512, 512), H = shape_var("H", 16, 384, 384), R = shape_var("R", 1, 3, 3);
+            ImageParam im(Float(32), 2, "g2t_im");
+            Var x("x"), y("y"), i("i");
+            Func g("g2t_w");
+            g(i) = Halide::exp(-cast<float>((i - R) * (i - R)) / 4.0f);
+            RDom r(0, 2 * R + 1, 0, 2 * R + 1, "r");
+            Func out("g2t_out");
+            out(x, y) = sum(g(r.x) * g(r.y) * im(clamp(x + r.x - R, 0, W - 1), clamp(y + r.y - R, 0, H - 1)));
+            im.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {im}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{16, 16, 1}, {17, 23, 3}, {129, 97, 2}, {512, 384, 3}}, nullptr, &source);
+    CHECK_THAT(source, Catch::Contains("\"n_q\""));
+}

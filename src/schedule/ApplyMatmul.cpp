@@ -61,6 +61,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     kernel_dims_ = p.kernel_dims();
     batch_inside_panels_ = batch_inside_panels(p);
     rows_along_batch_ = !gpu_ && batch_inside_panels_ && p.vector_period == 0 && !read_through_window(p);
+    rows_through_window_ = !gpu_ && read_through_window_along_rows(p);
     reduction_ = kc.reduction;
     host_extents_.clear();
     const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
@@ -270,6 +271,34 @@ bool ScheduleApplier::read_through_window(const MatmulPattern &p) {
         if (std::any_of(o.window_acc_arg.begin(), o.window_acc_arg.end(), [](bool b) { return b; })) return true;
     }
     return false;
+}
+
+// Some operand reads both the vectors' dimension and the one the register tile's rows run along
+// through a window (an image under a 2-D filter: in(x + r.x, y + r.y), rows along y). Not a
+// window along the rows alone: a 1-D signal's taps across channels stored innermost (a polyphase
+// resampler) ran 2.4-3.2x slower in row tasks, its filter's per-task copy recomputed per row tile.
+bool ScheduleApplier::read_through_window_along_rows(const MatmulPattern &p) {
+    if (p.row_dim <= 0 || p.row_dim >= (int)p.acc_arg_of_host_dim.size() || p.acc_arg_of_host_dim.empty()) return false;
+    const int a = p.acc_arg_of_host_dim[p.row_dim], v = p.acc_arg_of_host_dim[0];
+    const auto windowed = [](const ContractionOperand &o, int arg) {
+        return arg >= 0 && arg < (int)o.window_acc_arg.size() && o.window_acc_arg[arg];
+    };
+    return std::any_of(p.operands.begin(), p.operands.end(),
+                       [&](const ContractionOperand &o) { return windowed(o, a) && windowed(o, v); });
+}
+
+// Whether a variant's tasks are row tiles across every panel rather than panels down every row.
+// Where an operand is read through a window along the rows, a panel's task walks down a narrow
+// strip of it, a new row (a page of a wide image) per step: a 2-D Gaussian over 1024 x 768 (11 x 11
+// taps, tiles of 32 x 6) ran 9.7 ms in tasks of 128-column strips, 4.2 ms in tasks of rows across
+// the image (red-team round 13, apps/results/cpu/redteam13_2026-12-03/probe_gauss2d.out). Column
+// kernels that read their operands in place only: staged panels, dot-product lanes and deep
+// tiles are built around panel tasks. A 2-D host only: a 27-point 3-D stencil's row tasks (with
+// its z slices fused into them) ran 1.4-1.5x slower than its panel tasks.
+bool ScheduleApplier::row_tasks_apply(const MicroKernel &k, const TileVariant &t) const {
+    return rows_through_window_ && pattern_ && pattern_->host_extent.size() == 2 && !k.gpu && !k.cpu.dot && !k.cpu.stage_strided && !operands_staged_ && t.depth <= 1 &&
+           !task_spans_depth(t, k.cpu) && !batch_inside_panels_ && !host_region_inferred_ && !serial_tasks_ &&
+           !constant_grain_;
 }
 
 // MatmulPattern::vector_period: where the output starts at 0 and holds whole groups, its

@@ -174,10 +174,11 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         // A variant gathering its row operand lane by lane loads each lane from its own cache
         // line: it counts a multiply-add as a load (gathered_fma_cost), so small outputs spread
         // over the cores.
-        const SizeExpr grain = serial_tasks_ || constant_grain_
-                                   ? size_constant(1)
-                                   : task_grain_expr(extents, t, k.cpu, reduction_, gathers ? gathered_fma_cost(k.cpu) : 1);
-        tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_);
+        const bool row_tasks = row_tasks_apply(k, t);
+        const SizeExpr grain = serial_tasks_ || constant_grain_ ? size_constant(1)
+                               : row_tasks ? row_task_grain_expr(extents, t, reduction_)
+                                           : task_grain_expr(extents, t, k.cpu, reduction_, gathers ? gathered_fma_cost(k.cpu) : 1);
+        tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_, row_tasks);
         if (k.cpu.dot) {
             const std::vector<FuncRef> lanes = tile_acc_dot(w_, is, us, t, k.cpu, nm, host, acc_);
             if (copy_rows) {

@@ -14,14 +14,22 @@ using FuncRef = ScheduleWriter::FuncRef;
 // parallel task loop, `grain` iterations per thread-pool task.
 void tile_host_cpu(ScheduleWriter &w, StageRef &hs, const TileVariant &t, const CpuKernel &k, const ContractionLoopNames &nm,
                    const std::string &task, const SizeExpr &grain, bool parallel, bool batch_inside_panels,
-                   bool region_inferred) {
+                   bool region_inferred, bool row_tasks) {
     w.split(hs, nm.n, "n_o", "n_v", t.cols, TailStrategy::ShiftInwards);
-    w.split(hs, "n_o", "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
+    w.split(hs, "n_o", row_tasks ? "n_q" : "n_t", "n_p", k.panel_tiles, TailStrategy::GuardWithIf);
     w.split(hs, nm.m, "m_o", "m_r", t.rows, TailStrategy::ShiftInwards);
     std::vector<std::string> order = {"n_v", "m_r", "n_p", "m_o"};
     std::vector<std::string> outer = {"n_t"};
     outer.insert(outer.end(), nm.batch.begin(), nm.batch.end());
-    if (t.depth > 1) {
+    if (row_tasks) {
+        // A row tile runs along every panel: its operand read through a window along the rows is
+        // streamed along its rows (row_tasks_apply).
+        internal_assert(t.depth <= 1 && !task_spans_depth(t, k) && !batch_inside_panels)
+            << "Diet: row tasks for a deep or batch-inside-panels tile\n";
+        order = {"n_v", "m_r", "n_p", "n_q"};
+        outer = {"m_o"};
+        outer.insert(outer.end(), nm.batch.begin(), nm.batch.end());
+    } else if (t.depth > 1) {
         // A deep tile (CpuKernel::depth): the depth dimension's tile inside the panel, so the
         // accumulator computed per n_p spans it. Every operand moves with the vectors, so a
         // task is one row tile of one panel, and runs every depth tile: the row tile's operand

@@ -22,10 +22,12 @@ using ContractionUpdates = std::vector<ScheduleWriter::StageRef>;
 // `batch_inside_panels` the batch loops run inside the panels' (no operand moving with the vectors
 // reads the batch); `parallel`: the task loop is parallel (else inside a consumer's parallel loop).
 // `region_inferred`: the host is not the pipeline's output, so Halide infers its region from its
-// readers and the task loops are not fused (see tile_host_cpu).
+// readers and the task loops are not fused (see tile_host_cpu). `row_tasks`: a task is one row
+// tile (x batch indices) across every panel, instead of one panel down every row
+// (row_tasks_apply).
 void tile_host_cpu(ScheduleWriter &w, ScheduleWriter::StageRef &hs, const TileVariant &t, const CpuKernel &k,
                    const ContractionLoopNames &nm, const std::string &task, const SizeExpr &grain, bool parallel,
-                   bool batch_inside_panels, bool region_inferred);
+                   bool batch_inside_panels, bool region_inferred, bool row_tasks = false);
 
 // The accumulator's pure definition on one tile (in its own loop order): vectors (`cpu`) or
 // registers (a GPU thread's), unrolled.

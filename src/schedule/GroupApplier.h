@@ -81,6 +81,7 @@ private:
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncRef &root, bool clamped);
     void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s);
+    void short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s, TailStrategy tail);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
     std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st,
                                                  const std::vector<std::string> &loops, bool vectorized,

@@ -57,6 +57,10 @@ private:
     // The batch runs like more rows (no operand read along the vectors reads it, nothing reads
     // through a window): rows_along_batch_variant.
     bool rows_along_batch_ = false;
+    // Some operand is read through a window along the tile's rows (a 2-D filter written as a sum
+    // over a window of the image): column kernels that read in place run row tasks
+    // (row_tasks_apply).
+    bool rows_through_window_ = false;
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order
     std::vector<SizeExpr> host_extents_;     // the current contraction's host extents at run time, per dim
@@ -96,6 +100,8 @@ private:
     void apply_matmul(const KernelChoice &kc);
     bool batch_inside_panels(const MatmulPattern &p) const;
     static bool read_through_window(const MatmulPattern &p);
+    static bool read_through_window_along_rows(const MatmulPattern &p);
+    bool row_tasks_apply(const MicroKernel &k, const TileVariant &t) const;
     void apply_in_groups(const MatmulPattern &p, const FuncRef &out, StageRef &host_base, StageRef &init_base,
                          Updates &update_base, const ContractionLoopNames &nm, const ApplyAllLeaves &apply_all);
     static MicroKernel general_column_kernel(const Dispatch &leaves, const MicroKernel &first);

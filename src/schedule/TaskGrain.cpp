@@ -39,6 +39,14 @@ SizeExpr task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t,
     return size_max(size_min(q, iterations), size_constant(1));
 }
 
+SizeExpr row_task_grain_expr(const std::vector<SizeExpr> &ext, const TileVariant &t, const ReductionModel &reduction) {
+    const SizeExpr cols = ext.at(0), rows = ext.size() > 1 ? ext[1] : size_constant(1);
+    SizeExpr iterations = ceil_div(rows, size_constant(t.rows));
+    for (size_t d = 2; d < ext.size(); d++) iterations = iterations * ext[d];
+    const SizeExpr q = units_for_min_work({reduction_points_expr(ext, reduction), cols, size_constant(t.rows)});
+    return size_max(size_min(q, iterations), size_constant(1));
+}
+
 SizeExpr slices_per_task_expr(const std::vector<SizeExpr> &slice_extents, const SizeExpr &reduction_points,
                               const SizeExpr &slices) {
     std::vector<SizeExpr> factors = {reduction_points};

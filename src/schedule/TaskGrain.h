@@ -17,6 +17,11 @@ namespace diet {
 SizeExpr task_grain_expr(const std::vector<SizeExpr> &kernel_extents, const TileVariant &t, const CpuKernel &k,
                          const ReductionModel &reduction, int64_t fma_cost = 1);
 
+// The same for tasks of one row tile across every panel (tile_host_cpu's row_tasks): row tiles
+// (x batch indices) per task.
+SizeExpr row_task_grain_expr(const std::vector<SizeExpr> &kernel_extents, const TileVariant &t,
+                             const ReductionModel &reduction);
+
 // The reduction's points at run time (ReductionModel on the kernel-ordered extents), at least 1.
 SizeExpr reduction_points_expr(const std::vector<SizeExpr> &kernel_extents, const ReductionModel &reduction);
 

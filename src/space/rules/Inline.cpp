@@ -3,7 +3,9 @@
 #include "analysis/GatherIndex.h"
 #include "analysis/Regions.h"
 
+#include <map>
 #include <set>
+#include <vector>
 
 namespace diet {
 
@@ -68,7 +70,71 @@ bool read_once_by_a_reduction(const FunctionDAG &dag, const FuncNode &n) {
     return used == loop_vars;
 }
 
+// The tree size of expressions, each occurrence of a shared subexpression counted again (Halide's
+// lowering passes walk them as trees), a call to an inlined Func counted as the size of the value
+// it is replaced by. Memoized per node, so a DAG of exponential tree size is counted in linear time.
+class ExpandedNodes : public IRGraphVisitor {
+public:
+    explicit ExpandedNodes(const std::map<std::string, std::vector<double>> &inlined_sizes) : sizes_(inlined_sizes) {}
+    double of(const Halide::Expr &e) {
+        total_ = 0;
+        include(e);
+        return total_;
+    }
+
+protected:
+    using IRGraphVisitor::include;
+    using IRGraphVisitor::visit;
+    void include(const Halide::Expr &e) override {
+        auto it = memo_.find(e.get());
+        if (it != memo_.end()) {
+            total_ += it->second;
+            return;
+        }
+        const double outer = total_;
+        total_ = 0;
+        e.accept(this);
+        const double own = total_ + 1;
+        memo_.emplace(e.get(), own);
+        total_ = outer + own;
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide) {
+            auto it = sizes_.find(op->name);
+            if (it != sizes_.end() && op->value_index < (int)it->second.size()) total_ += it->second[op->value_index] - 1;
+        }
+        IRGraphVisitor::visit(op);
+    }
+
+private:
+    const std::map<std::string, std::vector<double>> &sizes_;
+    std::map<const IRNode *, double> memo_;
+    double total_ = 0;
+};
+
 }  // namespace
+
+std::set<std::string> limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined) {
+    std::map<std::string, std::vector<double>> sizes;  // inlined Funcs' expanded values, by Tuple element
+    std::set<std::string> computed;
+    for (const FuncNode &n : dag.nodes()) {  // producers first
+        if (!inlined.count(n.name)) continue;
+        ExpandedNodes count(sizes);
+        std::vector<double> values;
+        double largest = 0;
+        for (const Halide::Expr &v : n.func.values()) {
+            values.push_back(count.of(v));
+            largest = std::max(largest, values.back());
+        }
+        if (largest > kMaxInlinedNodes) {
+            inlined.erase(n.name);
+            computed.insert(n.name);
+        } else {
+            sizes.emplace(n.name, values);
+        }
+    }
+    return computed;
+}
 
 bool inline_applies(const FunctionDAG &dag, const FuncNode &n) {
     if (n.is_output || n.is_extern || n.has_updates()) return false;

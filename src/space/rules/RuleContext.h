@@ -53,6 +53,15 @@ bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &p
 
 // Inline.cpp: whether the inline rule applies.
 bool inline_applies(const FunctionDAG &dag, const FuncNode &n);
+// Inline.cpp, a heuristic (named): the largest expression, in IR nodes counted as a tree, that an
+// inlined Func may expand to once the inlined Funcs it calls are expanded in it. A chain of Funcs
+// each reading the one before at several places (an unrolled iteration: 14 levels of a bisection,
+// each level's midpoint read twice) doubles per level inlined: round 13's bisection took 26 s to
+// JIT (1 s computed). Such a Func is computed instead, which restarts the count for its readers.
+constexpr double kMaxInlinedNodes = 4096;
+// Removes from `inlined` the Funcs that would expand beyond kMaxInlinedNodes (producers first);
+// returns them.
+std::set<std::string> limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined);
 
 // Updates.cpp: the rule (UpdateLoops or RFactor) and parameters of a root with updates.
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
