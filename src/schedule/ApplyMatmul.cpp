@@ -291,7 +291,7 @@ bool ScheduleApplier::read_through_window_along_rows(const MatmulPattern &p) {
 // Where an operand is read through a window along the rows, a panel's task walks down a narrow
 // strip of it, a new row (a page of a wide image) per step: a 2-D Gaussian over 1024 x 768 (11 x 11
 // taps, tiles of 32 x 6) ran 9.7 ms in tasks of 128-column strips, 4.2 ms in tasks of rows across
-// the image (red-team round 13, apps/results/cpu/redteam13_2026-12-03/probe_gauss2d.out). Column
+// the image (red-team round 13, apps/results/cpu/redteam13_2026-12-03/probe_gauss2d_strips.out). Column
 // kernels that read their operands in place only: staged panels, dot-product lanes and deep
 // tiles are built around panel tasks. A 2-D host only: a 27-point 3-D stencil's row tasks (with
 // its z slices fused into them) ran 1.4-1.5x slower than its panel tasks.
