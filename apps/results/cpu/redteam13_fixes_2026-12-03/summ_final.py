@@ -2,7 +2,7 @@
 ab_all/ (2 rounds, the plugin of the first version, whose schedule equals the final one for these
 pairs) and of ab_retime/ (2 more rounds with the final plugin, for the row-task pairs and the one
 pair whose schedule changed between them) and of ab_retime2/ (3 more rounds for six interleaved-output
-pairs that looked slower) merged; per shape the before/after medians and ratio,
+pairs that looked slower) and of ab_retime3/ (5 more rounds for the three slowest of those) merged; per shape the before/after medians and ratio,
 then the geometric mean per rule. usage: summ_final.py"""
 import json, math, os, statistics
 here = os.path.dirname(os.path.abspath(__file__))
@@ -13,8 +13,10 @@ for line in open(os.path.join(here, "changed_final.txt")):
     t, b, rule = line.split()
     name = b.split("_", 1)[1][:-4]
     runs = []
-    dirs = ["ab_retime"] if (t, b) in retimed and rule != "row_tasks" else ["ab_all"] + (["ab_retime"] if (t, b) in retimed else [])
-    if (t, b) in retimed2: dirs.append("ab_retime2")
+    # ab_all/ timed the first version's schedule, the final one except for the pair retimed with a
+    # rule other than row tasks (its schedule changed between them): its ab_all runs are left out.
+    dirs = [] if (t, b) in retimed and rule != "row_tasks" else ["ab_all"]
+    dirs += [d for d in ("ab_retime", "ab_retime2", "ab_retime3") if os.path.exists(os.path.join(here, d, "%s_%s.jsonl" % (name, t)))]
     for d in dirs:
         f = os.path.join(here, d, "%s_%s.jsonl" % (name, t))
         if os.path.exists(f): runs += [json.loads(l) for l in open(f) if l.strip()]
