@@ -61,7 +61,7 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     kernel_dims_ = p.kernel_dims();
     batch_inside_panels_ = batch_inside_panels(p);
     rows_along_batch_ = !gpu_ && batch_inside_panels_ && p.vector_period == 0 && !read_through_window(p);
-    rows_through_window_ = !gpu_ && read_through_window_along_rows(p);
+    rows_through_window_ = !gpu_ && p.host_extent.size() == 2 && read_through_window_along_rows(p);
     reduction_ = kc.reduction;
     host_extents_.clear();
     const FuncRefLookup lookup = [this](const std::string &name) -> FuncRef & { return ref(name); };
@@ -296,9 +296,8 @@ bool ScheduleApplier::read_through_window_along_rows(const MatmulPattern &p) {
 // tiles are built around panel tasks. A 2-D host only: a 27-point 3-D stencil's row tasks (with
 // its z slices fused into them) ran 1.4-1.5x slower than its panel tasks.
 bool ScheduleApplier::row_tasks_apply(const MicroKernel &k, const TileVariant &t) const {
-    return rows_through_window_ && pattern_ && pattern_->host_extent.size() == 2 && !k.gpu && !k.cpu.dot && !k.cpu.stage_strided && !operands_staged_ && t.depth <= 1 &&
-           !task_spans_depth(t, k.cpu) && !batch_inside_panels_ && !host_region_inferred_ && !serial_tasks_ &&
-           !constant_grain_;
+    return rows_through_window_ && !k.cpu.dot && !k.cpu.stage_strided && !operands_staged_ && t.depth <= 1 &&
+           !host_region_inferred_ && !serial_tasks_ && !constant_grain_;
 }
 
 // MatmulPattern::vector_period: where the output starts at 0 and holds whole groups, its

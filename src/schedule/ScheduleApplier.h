@@ -57,9 +57,9 @@ private:
     // The batch runs like more rows (no operand read along the vectors reads it, nothing reads
     // through a window): rows_along_batch_variant.
     bool rows_along_batch_ = false;
-    // Some operand is read through a window along the tile's rows (a 2-D filter written as a sum
-    // over a window of the image): column kernels that read in place run row tasks
-    // (row_tasks_apply).
+    // On the CPU, a 2-D host with an operand read through a window along the vectors and the
+    // tile's rows (a 2-D filter written as a sum over a window of the image): column kernels that
+    // read in place run row tasks (row_tasks_apply).
     bool rows_through_window_ = false;
     ReductionModel reduction_;  // the current contraction's reduction size
     std::vector<int> kernel_dims_ = {0, 1};  // the current contraction's host dims in kernel order

@@ -114,9 +114,9 @@ private:
 
 }  // namespace
 
-std::set<std::string> limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined) {
+bool limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined) {
     std::map<std::string, std::vector<double>> sizes;  // inlined Funcs' expanded values, by Tuple element
-    std::set<std::string> computed;
+    bool removed = false;
     for (const FuncNode &n : dag.nodes()) {  // producers first
         if (!inlined.count(n.name)) continue;
         ExpandedNodes count(sizes);
@@ -128,12 +128,12 @@ std::set<std::string> limit_inline_expansion(const FunctionDAG &dag, std::set<st
         }
         if (largest > kMaxInlinedNodes) {
             inlined.erase(n.name);
-            computed.insert(n.name);
+            removed = true;
         } else {
             sizes.emplace(n.name, values);
         }
     }
-    return computed;
+    return removed;
 }
 
 bool inline_applies(const FunctionDAG &dag, const FuncNode &n) {

@@ -71,7 +71,7 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
             shared = true;
         }
     }
-    if (!limit_inline_expansion(dag, inlined).empty()) shared = true;
+    if (limit_inline_expansion(dag, inlined)) shared = true;
     if (shared) compute_feeds();
     whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;

@@ -60,8 +60,8 @@ bool inline_applies(const FunctionDAG &dag, const FuncNode &n);
 // JIT (1 s computed). Such a Func is computed instead, which restarts the count for its readers.
 constexpr double kMaxInlinedNodes = 4096;
 // Removes from `inlined` the Funcs that would expand beyond kMaxInlinedNodes (producers first);
-// returns them.
-std::set<std::string> limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined);
+// returns whether it removed any.
+bool limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined);
 
 // Updates.cpp: the rule (UpdateLoops or RFactor) and parameters of a root with updates.
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n);
