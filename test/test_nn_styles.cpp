@@ -482,3 +482,41 @@ TEST_CASE("a window reduction along the rows keeps one row per reduction step", 
     CHECK_THAT(log, !Catch::Contains("share its reduction steps' loads"));
     CHECK_THAT(log, !Catch::Contains("over rows of whole vectors shorter than"));
 }
+
+// A 3x3 convolution at a run-time stride and dilation (red-team round 13): the input is read at
+// x * ST + r.x * DL, so each vector of it along x is a gather, one per register-tile vector and
+// reduction step. Its tiles of 4 vectors x 4 output channels ran 2.1-2.4x a tile of 1 vector x 16
+// (hand schedules, apps/results/cpu/gathered_vector_operand_2026-12-03/); a gathered vector now
+// costs its lanes in the kernel ranking (space/MicroKernel.h gathered_vector_loads): every column
+// kernel chosen loads at least four rows of broadcast weights per gathered vector.
+TEST_CASE("a convolution whose input vectors are gathers at a run-time stride takes tiles of few vectors and many rows", "[styles]") {
+    std::string source;
+    check_style(
+        [] {
+            Param<int> W = shape_var("OW", 1, 64, 64), H = shape_var("OH", 1, 32, 32), ST = shape_var("ST", 1, 3, 3),
+                       DL = shape_var("DL", 1, 2, 2);
+            ImageParam in(Float(32), 3, "sc_in"), w(Float(32), 4, "sc_w");
+            Var x("x"), y("y"), co("co");
+            RDom r(0, 3, 0, 3, 0, 16, "r");
+            Func out("strided_conv");
+            out(x, y, co) = sum(w(r.x, r.y, r.z, co) * in(x * ST + r.x * DL, y * ST + r.y * DL, r.z));
+            in.set_estimates({{0, (W - 1) * ST + 2 * DL + 1}, {0, (H - 1) * ST + 2 * DL + 1}, {0, 16}});
+            w.set_estimates({{0, 3}, {0, 3}, {0, 16}, {0, 32}});
+            out.set_estimates({{0, W}, {0, H}, {0, 32}});
+            return Built{out, {in, w}, {W, H, ST, DL},
+                         [](const std::vector<int> &s) {
+                             return Sizes{{(s[0] - 1) * s[2] + 2 * s[3] + 1, (s[1] - 1) * s[2] + 2 * s[3] + 1, 16}, {3, 3, 16, 32}};
+                         },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 32}; }};
+        },
+        {{1, 1, 1, 1}, {64, 32, 3, 2}, {17, 5, 2, 1}, {64, 7, 1, 2}, {33, 32, 3, 1}}, nullptr, &source);
+    INFO(source);
+    const std::regex column_kernel(R"(cpu\{vec=(\d+)x(\d+), rows=(\d+))");
+    int kernels = 0;
+    for (std::sregex_iterator i(source.begin(), source.end(), column_kernel), e; i != e; ++i) {
+        INFO((*i)[0].str());
+        CHECK(4 * std::stoi((*i)[2]) <= std::stoi((*i)[3]));
+        kernels++;
+    }
+    CHECK(kernels > 0);
+}

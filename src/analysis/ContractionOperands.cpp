@@ -59,6 +59,8 @@ ContractionOperand describe_operand(const Call *c, const Summand &summand, const
             const Expr v = Variable::make(Int(32), vector_var);
             const Expr step = simplify(substitute(vector_var, v + 1, c->args[a]) - c->args[a]);
             o.vector_gather = !is_const_one(step);
+            o.vector_reversed = is_const(step, -1);
+            o.vector_stride_uniform = !expr_uses_var(step, vector_var);
             break;
         }
     }

@@ -46,6 +46,11 @@ struct ContractionOperand {
     // The vector dimension moves its argument by other than one element (a flattened buffer,
     // w(k + K * n)): a panel (a copy with another storage order) cannot make the vectors dense.
     bool vector_gather = false;
+    // ... by exactly minus one (a reversed read, w(K - 1 - n)): one dense load and a shuffle.
+    bool vector_reversed = false;
+    // ... by a stride the same at every point (a constant, or a run-time Param: in(x * ST + r.x)),
+    // not an index computed per point (a clamp, a division, a table lookup).
+    bool vector_stride_uniform = false;
     // Read through a Func that is more than a plain copy of its source (a boundary condition's
     // select and clamps, a cast): evaluated in the reduction loop it would cost a select and
     // clamped gathers per load, so the schedule copies the region a task reads into a dense buffer.

@@ -46,7 +46,11 @@ std::vector<double> PatternTuner::prior_throughputs(const std::vector<size_t> &k
     }
     std::vector<KernelAtShape> in;
     for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));
-    return base_->predict(in);
+    std::vector<double> out = base_->predict(in);
+    // Scaled by what its features do not see: vectors gathered along the vectors (strided
+    // convolutions), absent from its training forms (space/MicroKernel.h gathered_operand_speed).
+    for (size_t i = 0; i < ks.size(); i++) out[i] *= gathered_operand_speed(space_[ks[i]], ext_, extents[i]);
+    return out;
 }
 
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,

@@ -20,15 +20,6 @@ double redundancy(int64_t extent, int64_t tile) {
     return (double)(tiles * tile) / (double)extent;
 }
 
-// Heuristic: a vector a dot-product kernel gathers lane by lane (gathered_along_reduction) costs
-// as many dense vector loads as it has lanes (a scalar load and an insert per lane). Checked on
-// attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
-// apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
-// by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
-// (at half this cost, T = 38). Since tiles of several rows read a copy per row tile (its gathers
-// shared by the column tiles, heuristic_score), the switch is at T = 35, and the dot kernels
-// with the copy ran 1.5-2x the column kernels at T = 26-34.
-double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
 // Heuristic: where every operand moves with the vectors (MatmulExtents::vector_operands_only: the
 // batch stored innermost), each load of an operand reads a run of vectors x lanes elements, the
@@ -68,10 +59,12 @@ constexpr double kPackedNaturalPanelSpeed = 0.8;
 // (MatmulExtents::operand_moves). The canonical product: vecs + rows; a batched matrix-vector
 // product (the matrix moves with both): vecs x rows + rows; a depthwise convolution (the weights
 // move with the vectors only): vecs x rows + vecs, so its taps reuse the weights across rows.
-double operand_loads(const MatmulExtents &e, double vecs, int rows) {
+// `gather_lanes` > 0: a vector of a gathered operand costs gathered_vector_loads(gather_lanes).
+double operand_loads(const MatmulExtents &e, double vecs, int rows, int gather_lanes) {
     double loads = 0;
-    for (const auto &[with_vectors, with_rows] : e.operand_moves) {
-        loads += (with_vectors ? vecs : 1.0) * (with_rows ? rows : 1);
+    for (const OperandMotion &m : e.operand_moves) {
+        const double vector_cost = m.gathered && gather_lanes > 0 ? gathered_vector_loads(gather_lanes) : 1.0;
+        loads += (m.with_vectors ? vecs * vector_cost : 1.0) * (m.with_rows ? rows : 1);
     }
     return std::max(1.0, loads);
 }
@@ -83,6 +76,46 @@ double busy_fraction(int64_t units, int workers) {
 }
 
 }  // namespace
+
+// Heuristic: a vector gathered lane by lane costs as many dense vector loads as it has lanes (a
+// scalar load and an insert per lane, or a hardware gather of about that cost).
+// - Dot-product kernels gathering their row operand (gathered_along_reduction): checked on
+//   attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
+//   apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
+//   by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
+//   (at half this cost, T = 38). Since tiles of several rows read a copy per row tile (its gathers
+//   shared by the column tiles, heuristic_score), the switch is at T = 35, and the dot kernels
+//   with the copy ran 1.5-2x the column kernels at T = 26-34.
+// - Column kernels whose vector operand is strided along the vectors (OperandMotion::gathered: a
+//   strided convolution): a 3x3 convolution over 16 channels into 32, 64 x 64 outputs, 2 images,
+//   AVX-512 (16 lanes), by hand: with a run-time stride of 3, 1 vector x 16 rows 0.62-0.72 ms,
+//   2 x 8 0.70, 2 x 7 0.80, 4 x 4 1.49; at constant strides 2 and 3 the same order (4 x 4
+//   1.8-2.1x and 2.4-2.5x 1 x 16's time; dense, 4 x 4 is as fast as 1 x 8). With this cost the
+//   tiles rank about in that order (at half of it too); apps/results/cpu/gathered_vector_operand_2026-12-03/.
+double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
+
+namespace {
+
+// Loads per reduction step of a rows x vecs register tile whose vectors have `lanes` lanes, with
+// every gathered operand's vectors counted as dense loads (`gathers` false) or at
+// gathered_vector_loads (true).
+double column_tile_loads(const MatmulExtents &e, const TileVariant &t, bool gathers) {
+    const double vecs = std::max(1, t.vectors);
+    if (e.vector_operands_only || t.depth > 1) return vecs * (t.rows + t.depth);
+    if (e.operand_moves.empty()) return vecs + t.rows;
+    const int lanes = t.vectors ? t.vector_lanes : 1;
+    return operand_loads(e, vecs, t.rows, gathers ? lanes : 0);
+}
+
+}  // namespace
+
+double gathered_operand_speed(const MicroKernel &k, const MatmulExtents &e, const std::vector<int64_t> &ext) {
+    if (k.gpu || k.cpu.dot) return 1.0;
+    if (std::none_of(e.operand_moves.begin(), e.operand_moves.end(), [](const OperandMotion &m) { return m.gathered; })) return 1.0;
+    const std::vector<TileVariant> variants = tile_variants(k);
+    const TileVariant &t = fitting_variant_at(variants, ext);
+    return column_tile_loads(e, t, false) / column_tile_loads(e, t, true);
+}
 
 double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
     const std::vector<TileVariant> variants = tile_variants(k);  // fitting_variant returns a reference into it
@@ -139,9 +172,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
             // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
-            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth)
-                                 : !e.operand_moves.empty()                ? operand_loads(e, vecs, t.rows)
-                                                                           : vecs + t.rows;
+            const double loads = column_tile_loads(e, t, true);
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             if (e.vector_operands_only) {
                 intensity *= cache_line_use(std::max(1, t.vectors), t.vectors ? t.vector_lanes : 1, e.operand_bytes);

@@ -93,6 +93,19 @@ struct ReductionModel {
     int64_t at(const std::vector<int64_t> &kernel_extents) const;
 };
 
+// How one operand of a contraction moves with a CPU register tile (operand_motion).
+struct OperandMotion {
+    bool with_vectors = false;  // it has an argument that moves with the vectors
+    bool with_rows = false;     // and one that moves with the tile's rows
+    // Its vectors step by a uniform stride other than 1 and -1 (ContractionOperand::vector_gather,
+    // vector_stride_uniform, vector_reversed: a strided convolution's in(x * ST + r.x, ...), at a
+    // run-time or constant stride): each is a gather. Not an index computed per point (clamped,
+    // divided, looked up): a transposed convolution's in((x + 1 - r.x) / S) ran 5-7x slower in
+    // tiles of one vector x 8 rows than of 3 x 8 (its select, division and gather written once per
+    // row of the unrolled tile), apps/results/cpu/gathered_vector_operand_2026-12-03/.
+    bool gathered = false;
+};
+
 struct MatmulExtents {
     std::vector<std::vector<int64_t>> host_extents;  // per training shape, per host dimension
     int64_t reduction_max = 1;                        // largest reduction extent over the family
@@ -103,11 +116,12 @@ struct MatmulExtents {
     // An operand read along the vectors also moves with the tile's rows (vector_operand_moves_with_rows):
     // a register tile reuses it across nothing, and a staged panel of it serves one row.
     bool vector_operand_per_row = false;
-    // Per operand read in the reduction: whether it moves with the vectors and with the register
+    // Per operand read in the reduction: how it moves with the vectors and with the register
     // tile's rows (operand_motion). A register tile of `rows` x `vecs` loads, per reduction step,
     // vecs x rows of one that moves with both, vecs of one that moves with the vectors only (a
-    // depthwise convolution's weights, shared by the rows), rows of a broadcast one.
-    std::vector<std::pair<bool, bool>> operand_moves;
+    // depthwise convolution's weights, shared by the rows), rows of a broadcast one; a vector of
+    // one gathered along the vectors costs gathered_vector_loads.
+    std::vector<OperandMotion> operand_moves;
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
     // Packed kernels stage a vector operand in its natural order (packed_in_natural_panel): dense
@@ -124,8 +138,15 @@ struct MatmulExtents {
 // matrix-vector product, y(n, b) = sum_k W(k, n, b) x(k, b), whose rows are the batch): each of its
 // values is read once, so no tile reuses it and a copy of it costs a pass over it for nothing.
 bool vector_operand_moves_with_rows(const MatmulPattern &p);
-// (moves with the vectors, moves with the rows) per operand; empty with a depth dimension.
-std::vector<std::pair<bool, bool>> operand_motion(const MatmulPattern &p);
+// Per operand read in the reduction (reduction-invariant ones left out); empty with a depth dimension.
+std::vector<OperandMotion> operand_motion(const MatmulPattern &p);
+// Heuristic: the cost of one vector of an operand gathered lane by lane, in dense vector loads.
+double gathered_vector_loads(int lanes);
+// A column kernel's speed with its gathered operands' vectors (OperandMotion::gathered) at their
+// cost, relative to the same tile with dense vectors, at one shape (kernel order); 1 for other
+// kernels and contractions. What the shipped model's prior is scaled by: its features count loads,
+// not gathers, and its training forms have no operand gathered along the vectors.
+double gathered_operand_speed(const MicroKernel &k, const MatmulExtents &e, const std::vector<int64_t> &ext);
 // Such an operand is stored across the vectors, so a column kernel would copy it into a panel
 // (stage_strided) that serves one row: a pass over it for nothing. Where the dot-product kernels
 // apply (they read it in place along the reduction) the space holds only those (a space rule,

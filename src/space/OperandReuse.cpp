@@ -23,13 +23,17 @@ std::vector<const ContractionOperand *> vector_operands_per_row(const MatmulPatt
 
 bool vector_operand_moves_with_rows(const MatmulPattern &p) { return !vector_operands_per_row(p).empty(); }
 
-std::vector<std::pair<bool, bool>> operand_motion(const MatmulPattern &p) {
-    std::vector<std::pair<bool, bool>> out;
+std::vector<OperandMotion> operand_motion(const MatmulPattern &p) {
+    std::vector<OperandMotion> out;
     if (p.depth_dim > 0 || p.row_dim <= 0 || p.row_dim >= (int)p.acc_arg_of_host_dim.size()) return out;
     const int row_arg = p.acc_arg_of_host_dim[p.row_dim];
     for (const ContractionOperand &o : p.operands) {
         if (o.reduction_invariant) continue;  // loaded once per tile, outside the reduction loop
-        out.emplace_back(o.vector_arg >= 0, row_arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[row_arg]);
+        OperandMotion m;
+        m.with_vectors = o.vector_arg >= 0;
+        m.with_rows = row_arg < (int)o.uses_acc_arg.size() && o.uses_acc_arg[row_arg];
+        m.gathered = m.with_vectors && o.vector_gather && o.vector_stride_uniform && !o.vector_reversed;
+        out.push_back(m);
     }
     return out;
 }
