@@ -38,19 +38,19 @@ double PatternTuner::heuristic_throughput(size_t k, const std::vector<int64_t> &
 std::vector<double> PatternTuner::prior_throughputs(const std::vector<size_t> &ks,
                                                     const std::vector<std::vector<int64_t>> &extents,
                                                     const std::vector<double> &flops) const {
-    // The shipped model, else the analytic heuristic (in its own units).
-    if (!base_) {
+    // The shipped model, else the analytic heuristic (in its own units). Also the heuristic where an
+    // operand's vectors are gathers (OperandMotion::gathered: a strided convolution): the shipped
+    // model's training forms have none and its features count loads, not gathers. Scaled by the
+    // gathers' load ratio, its ranking still took 7-row tiles over 32 channels on AVX2, where
+    // 8 rows ran 1.36x faster by hand (apps/results/cpu/gathered_vector_operand_2026-12-03/).
+    if (!base_ || any_gathered_operand(ext_)) {
         std::vector<double> out;
         for (size_t i = 0; i < ks.size(); i++) out.push_back(heuristic_throughput(ks[i], extents[i]));
         return out;
     }
     std::vector<KernelAtShape> in;
     for (size_t i = 0; i < ks.size(); i++) in.push_back(at_shape(ks[i], extents[i], flops[i]));
-    std::vector<double> out = base_->predict(in);
-    // Scaled by what its features do not see: vectors gathered along the vectors (strided
-    // convolutions), absent from its training forms (space/MicroKernel.h gathered_operand_speed).
-    for (size_t i = 0; i < ks.size(); i++) out[i] *= gathered_operand_speed(space_[ks[i]], ext_, extents[i]);
-    return out;
+    return base_->predict(in);
 }
 
 std::vector<double> PatternTuner::predicted_throughputs(const std::vector<size_t> &ks,

@@ -59,11 +59,11 @@ constexpr double kPackedNaturalPanelSpeed = 0.8;
 // (MatmulExtents::operand_moves). The canonical product: vecs + rows; a batched matrix-vector
 // product (the matrix moves with both): vecs x rows + rows; a depthwise convolution (the weights
 // move with the vectors only): vecs x rows + vecs, so its taps reuse the weights across rows.
-// `gather_lanes` > 0: a vector of a gathered operand costs gathered_vector_loads(gather_lanes).
-double operand_loads(const MatmulExtents &e, double vecs, int rows, int gather_lanes) {
+// A vector of a gathered operand (OperandMotion::gathered) costs gathered_vector_loads(lanes).
+double operand_loads(const MatmulExtents &e, double vecs, int rows, int lanes) {
     double loads = 0;
     for (const OperandMotion &m : e.operand_moves) {
-        const double vector_cost = m.gathered && gather_lanes > 0 ? gathered_vector_loads(gather_lanes) : 1.0;
+        const double vector_cost = m.gathered ? gathered_vector_loads(lanes) : 1.0;
         loads += (m.with_vectors ? vecs * vector_cost : 1.0) * (m.with_rows ? rows : 1);
     }
     return std::max(1.0, loads);
@@ -96,25 +96,20 @@ double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
 namespace {
 
-// Loads per reduction step of a rows x vecs register tile whose vectors have `lanes` lanes, with
-// every gathered operand's vectors counted as dense loads (`gathers` false) or at
-// gathered_vector_loads (true).
-double column_tile_loads(const MatmulExtents &e, const TileVariant &t, bool gathers) {
+// Loads per reduction step of a rows x vecs register tile, a gathered operand's vectors at
+// gathered_vector_loads of the tile's lanes.
+double column_tile_loads(const MatmulExtents &e, const TileVariant &t) {
     const double vecs = std::max(1, t.vectors);
     if (e.vector_operands_only || t.depth > 1) return vecs * (t.rows + t.depth);
     if (e.operand_moves.empty()) return vecs + t.rows;
     const int lanes = t.vectors ? t.vector_lanes : 1;
-    return operand_loads(e, vecs, t.rows, gathers ? lanes : 0);
+    return operand_loads(e, vecs, t.rows, lanes);
 }
 
 }  // namespace
 
-double gathered_operand_speed(const MicroKernel &k, const MatmulExtents &e, const std::vector<int64_t> &ext) {
-    if (k.gpu || k.cpu.dot) return 1.0;
-    if (std::none_of(e.operand_moves.begin(), e.operand_moves.end(), [](const OperandMotion &m) { return m.gathered; })) return 1.0;
-    const std::vector<TileVariant> variants = tile_variants(k);
-    const TileVariant &t = fitting_variant_at(variants, ext);
-    return column_tile_loads(e, t, false) / column_tile_loads(e, t, true);
+bool any_gathered_operand(const MatmulExtents &e) {
+    return std::any_of(e.operand_moves.begin(), e.operand_moves.end(), [](const OperandMotion &m) { return m.gathered; });
 }
 
 double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
@@ -172,7 +167,7 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
             // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
-            const double loads = column_tile_loads(e, t, true);
+            const double loads = column_tile_loads(e, t);
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             if (e.vector_operands_only) {
                 intensity *= cache_line_use(std::max(1, t.vectors), t.vectors ? t.vector_lanes : 1, e.operand_bytes);

@@ -142,11 +142,9 @@ bool vector_operand_moves_with_rows(const MatmulPattern &p);
 std::vector<OperandMotion> operand_motion(const MatmulPattern &p);
 // Heuristic: the cost of one vector of an operand gathered lane by lane, in dense vector loads.
 double gathered_vector_loads(int lanes);
-// A column kernel's speed with its gathered operands' vectors (OperandMotion::gathered) at their
-// cost, relative to the same tile with dense vectors, at one shape (kernel order); 1 for other
-// kernels and contractions. What the shipped model's prior is scaled by: its features count loads,
-// not gathers, and its training forms have no operand gathered along the vectors.
-double gathered_operand_speed(const MicroKernel &k, const MatmulExtents &e, const std::vector<int64_t> &ext);
+// Some operand's vectors are gathers (OperandMotion::gathered): the heuristic ranks its kernels,
+// not the shipped model (its training forms have none, its features count loads, not gathers).
+bool any_gathered_operand(const MatmulExtents &e);
 // Such an operand is stored across the vectors, so a column kernel would copy it into a panel
 // (stage_strided) that serves one row: a pass over it for nothing. Where the dot-product kernels
 // apply (they read it in place along the reduction) the space holds only those (a space rule,
