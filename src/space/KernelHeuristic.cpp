@@ -20,6 +20,22 @@ double redundancy(int64_t extent, int64_t tile) {
     return (double)(tiles * tile) / (double)extent;
 }
 
+// Heuristic: a vector gathered lane by lane costs as many dense vector loads as it has lanes (a
+// scalar load and an insert per lane, or a hardware gather of about that cost).
+// - Dot-product kernels gathering their row operand (gathered_along_reduction): checked on
+//   attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
+//   apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
+//   by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
+//   (at half this cost, T = 38). Since tiles of several rows read a copy per row tile (its gathers
+//   shared by the column tiles, heuristic_score), the switch is at T = 35, and the dot kernels
+//   with the copy ran 1.5-2x the column kernels at T = 26-34.
+// - Column kernels whose vector operand is strided along the vectors (OperandMotion::gathered: a
+//   strided convolution): a 3x3 convolution over 16 channels into 32, 64 x 64 outputs, 2 images,
+//   AVX-512 (16 lanes), by hand: with a run-time stride of 3, 1 vector x 16 rows 0.62-0.72 ms,
+//   2 x 8 0.70, 2 x 7 0.80, 4 x 4 1.49; at constant strides 2 and 3 the same order (4 x 4
+//   1.8-2.1x and 2.4-2.5x 1 x 16's time; dense, 4 x 4 is as fast as 1 x 8). With this cost the
+//   tiles rank about in that order (at half of it too); apps/results/cpu/gathered_vector_operand_2026-12-03/.
+double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
 
 // Heuristic: where every operand moves with the vectors (MatmulExtents::vector_operands_only: the
 // batch stored innermost), each load of an operand reads a run of vectors x lanes elements, the
@@ -77,40 +93,6 @@ double busy_fraction(int64_t units, int workers) {
 
 }  // namespace
 
-// Heuristic: a vector gathered lane by lane costs as many dense vector loads as it has lanes (a
-// scalar load and an insert per lane, or a hardware gather of about that cost).
-// - Dot-product kernels gathering their row operand (gathered_along_reduction): checked on
-//   attention scores with transposed queries (192 heads of 64, AVX2, 8 lanes; interleaved,
-//   apps/results/cpu/lhs_transposed_small/): the dot kernels win up to T = 6-12, tie or lose
-//   by up to 15% at T = 12-22, and lose from T = 24; with this cost the dispatch switches at T = 23
-//   (at half this cost, T = 38). Since tiles of several rows read a copy per row tile (its gathers
-//   shared by the column tiles, heuristic_score), the switch is at T = 35, and the dot kernels
-//   with the copy ran 1.5-2x the column kernels at T = 26-34.
-// - Column kernels whose vector operand is strided along the vectors (OperandMotion::gathered: a
-//   strided convolution): a 3x3 convolution over 16 channels into 32, 64 x 64 outputs, 2 images,
-//   AVX-512 (16 lanes), by hand: with a run-time stride of 3, 1 vector x 16 rows 0.62-0.72 ms,
-//   2 x 8 0.70, 2 x 7 0.80, 4 x 4 1.49; at constant strides 2 and 3 the same order (4 x 4
-//   1.8-2.1x and 2.4-2.5x 1 x 16's time; dense, 4 x 4 is as fast as 1 x 8). With this cost the
-//   tiles rank about in that order (at half of it too); apps/results/cpu/gathered_vector_operand_2026-12-03/.
-double gathered_vector_loads(int lanes) { return std::max(1.0, (double)lanes); }
-
-namespace {
-
-// Loads per reduction step of a rows x vecs register tile, a gathered operand's vectors at
-// gathered_vector_loads of the tile's lanes.
-double column_tile_loads(const MatmulExtents &e, const TileVariant &t) {
-    const double vecs = std::max(1, t.vectors);
-    if (e.vector_operands_only || t.depth > 1) return vecs * (t.rows + t.depth);
-    if (e.operand_moves.empty()) return vecs + t.rows;
-    const int lanes = t.vectors ? t.vector_lanes : 1;
-    return operand_loads(e, vecs, t.rows, lanes);
-}
-
-}  // namespace
-
-bool any_gathered_operand(const MatmulExtents &e) {
-    return std::any_of(e.operand_moves.begin(), e.operand_moves.end(), [](const OperandMotion &m) { return m.gathered; });
-}
 
 double kernel_padding_efficiency(const MicroKernel &k, const std::vector<int64_t> &ext) {
     const std::vector<TileVariant> variants = tile_variants(k);  // fitting_variant returns a reference into it
@@ -167,7 +149,9 @@ double heuristic_score(const MicroKernel &k, const MatmulExtents &e, int workers
             // operand (MatmulExtents::vector_operands_only) every operand is a vector per row
             // and per depth index of the tile.
             double vecs = std::max(1, t.vectors);
-            const double loads = column_tile_loads(e, t);
+            const double loads = e.vector_operands_only || t.depth > 1 ? vecs * (t.rows + t.depth)
+                                 : !e.operand_moves.empty() ? operand_loads(e, vecs, t.rows, t.vectors ? t.vector_lanes : 1)
+                                                            : vecs + t.rows;
             intensity = vecs * t.rows * t.depth / loads / (t.vectors ? (double)c.vector_width / t.vector_lanes : c.vector_width);
             if (e.vector_operands_only) {
                 intensity *= cache_line_use(std::max(1, t.vectors), t.vectors ? t.vector_lanes : 1, e.operand_bytes);

@@ -120,7 +120,7 @@ struct MatmulExtents {
     // tile's rows (operand_motion). A register tile of `rows` x `vecs` loads, per reduction step,
     // vecs x rows of one that moves with both, vecs of one that moves with the vectors only (a
     // depthwise convolution's weights, shared by the rows), rows of a broadcast one; a vector of
-    // one gathered along the vectors costs gathered_vector_loads.
+    // one gathered along the vectors costs its lanes (KernelHeuristic.cpp gathered_vector_loads).
     std::vector<OperandMotion> operand_moves;
     // unstaged_alternatives (below): the space holds in-place column kernels beside the staged ones.
     bool unstaged_alternatives = false;
@@ -140,8 +140,6 @@ struct MatmulExtents {
 bool vector_operand_moves_with_rows(const MatmulPattern &p);
 // Per operand read in the reduction (reduction-invariant ones left out); empty with a depth dimension.
 std::vector<OperandMotion> operand_motion(const MatmulPattern &p);
-// Heuristic: the cost of one vector of an operand gathered lane by lane, in dense vector loads.
-double gathered_vector_loads(int lanes);
 // Some operand's vectors are gathers (OperandMotion::gathered): the heuristic ranks its kernels,
 // not the shipped model (its training forms have none, its features count loads, not gathers).
 bool any_gathered_operand(const MatmulExtents &e);

@@ -38,6 +38,10 @@ std::vector<OperandMotion> operand_motion(const MatmulPattern &p) {
     return out;
 }
 
+bool any_gathered_operand(const MatmulExtents &e) {
+    return std::any_of(e.operand_moves.begin(), e.operand_moves.end(), [](const OperandMotion &m) { return m.gathered; });
+}
+
 bool staged_panel_serves_one_row(const MatmulPattern &p) {
     const std::vector<const ContractionOperand *> per_row = vector_operands_per_row(p);
     return std::any_of(per_row.begin(), per_row.end(), [](const ContractionOperand *o) { return o->strided_along_vector(); });
