@@ -1131,6 +1131,42 @@ TEST_CASE("an upsample by a run-time factor of small range is specialized on eac
     for (int v = 1; v <= 4; v++) CHECK(source.find("value_FAC == " + std::to_string(v) + ")") != std::string::npos);
 }
 
+// A morphological gradient with a diamond structuring element of run-time radius R in [1, 4]
+// (RDom(-R..R)^2 where |r.x| + |r.y| <= R; red-team round 13): the window's loops have run-time
+// extents and the predicate is tested per step. Each update, once scheduled, takes a
+// specialization per value of R in which its window's constant extents run unrolled, the
+// accumulator in registers and the predicate folded per step
+// (apps/results/cpu/window_param_values_2026-12-03/).
+TEST_CASE("a window sized by a run-time radius of small range is unrolled per radius", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 256, 256), H = shape_var("H", 1, 128, 128), R = shape_var("R", 1, 4, 4);
+            ImageParam in(UInt(16), 2, "md_in");
+            Var x("x"), y("y");
+            Func e = BoundaryConditions::repeat_edge(in);
+            RDom r(-R, 2 * R + 1, -R, 2 * R + 1, "r");
+            r.where(abs(r.x) + abs(r.y) <= R);
+            Func dil("md_dil"), ero("md_ero"), out("md_grad");
+            dil(x, y) = maximum(e(x + r.x, y + r.y));
+            ero(x, y) = minimum(e(x + r.x, y + r.y));
+            out(x, y) = dil(x, y) - ero(x, y);
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1, 1}, {5, 3, 4}, {17, 9, 2}, {64, 33, 3}, {256, 128, 4}, {129, 97, 1}, {200, 7, 2}}, nullptr, &source,
+        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    CHECK_THAT(log, Catch::Contains("its update's window is sized by the parameter R: unrolled under a specialization per value (1..4)"));
+    INFO(source);
+    for (int v = 1; v <= 4; v++) CHECK(source.find("value_R == " + std::to_string(v) + ")") != std::string::npos);
+    // Both window loops unrolled in the branches (the unspecialized update keeps its loops).
+    CHECK(source.find(".unroll(r_r_x)") != std::string::npos);
+    CHECK(source.find(".unroll(r_r_y)") != std::string::npos);
+    CHECK(source.find("maximum.update(0).unroll(r_r_y)") == std::string::npos);
+}
+
 // Squeeze-excitation (red-team round 10): a global average pool, then two small fully connected
 // layers as updates over RDoms, fc1 over CR in [1, 12] reduced channels. An update computed at
 // root steps up to 4 vectors of dim 0 per reduction point: fc1 stepped 64 lanes on AVX-512 (32 on

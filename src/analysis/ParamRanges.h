@@ -20,4 +20,18 @@ Halide::Internal::Interval interval_over_param_ranges(const Halide::Expr &e);
 std::optional<int64_t> largest_over_param_ranges(const Halide::Expr &e);
 std::optional<int64_t> smallest_over_param_ranges(const Halide::Expr &e);
 
+// A scalar integer Param whose declared range holds few values: a schedule may take one
+// specialization per value, in which Halide substitutes the value (a divisor becomes a multiply
+// and a shift, a window's run-time extent a constant).
+struct SmallRangeParam {
+    Halide::Expr param;  // the Param's Variable
+    int64_t lo = 0, hi = 0;
+};
+
+constexpr int64_t kSmallRangeValues = 6;  // values of a range specialized on at most (heuristic: code size)
+
+// `e` itself as such a Param (a Variable with both ends of its range declared, at most
+// kSmallRangeValues values).
+std::optional<SmallRangeParam> small_range_param(const Halide::Expr &e);
+
 }  // namespace diet

@@ -9,21 +9,10 @@ using namespace Halide::Internal;
 
 namespace {
 
-// A scalar integer Param of a small declared range, as a divisor.
-std::optional<RuntimeDivisor> small_range_param(const Expr &b) {
-    const Variable *v = b.as<Variable>();
-    if (!v || !v->param.defined() || v->param.is_buffer() || !v->type.is_int_or_uint()) return std::nullopt;
-    const Expr lo = v->param.min_value(), hi = v->param.max_value();
-    const int64_t *l = lo.defined() ? as_const_int(lo) : nullptr;
-    const int64_t *h = hi.defined() ? as_const_int(hi) : nullptr;
-    if (!l || !h || *h < *l || *h - *l + 1 > kDivisorValues) return std::nullopt;
-    return RuntimeDivisor{b, *l, *h};
-}
-
 class FindDivisor : public IRVisitor {
 public:
     explicit FindDivisor(const std::function<bool(const std::string &)> &inlined) : inlined_(inlined) {}
-    std::optional<RuntimeDivisor> found;
+    std::optional<SmallRangeParam> found;
     void definitions(const Function &f) {
         if (!visited_.insert(f.name()).second) return;
         if (f.has_pure_definition()) f.definition().accept(this);
@@ -51,7 +40,7 @@ private:
     void divides(const Op *op) {
         IRVisitor::visit(op);
         if (found) return;
-        if (std::optional<RuntimeDivisor> d = small_range_param(op->b); d && varies(op->a)) found = d;
+        if (std::optional<SmallRangeParam> d = small_range_param(op->b); d && varies(op->a)) found = d;
     }
     void visit(const Div *op) override { divides(op); }
     void visit(const Mod *op) override { divides(op); }
@@ -63,7 +52,7 @@ private:
 
 }  // namespace
 
-std::optional<RuntimeDivisor> runtime_divisor(const Function &f, const std::function<bool(const std::string &)> &inlined) {
+std::optional<SmallRangeParam> runtime_divisor(const Function &f, const std::function<bool(const std::string &)> &inlined) {
     FindDivisor finder(inlined);
     finder.definitions(f);
     return finder.found;

@@ -382,7 +382,10 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
     order.insert(order.end(), outer.begin(), outer.end());
     w_.reorder(st, order);
     if (!rows_inside) unroll_short_window(st, s, n);
-    if (!parallel) return;
+    if (!parallel) {
+        if (!rows_inside) unroll_window_per_value(st, s, n);
+        return;
+    }
     if (rows_inside && banded_tasks(st, s, n, outer, x + "_vo", *y)) return;
     // Nothing is computed inside these loops (members are computed in the last stage's tiles):
     // several fused iterations may make one task, on an output (see pure_loops).
@@ -399,22 +402,28 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         }
     }
     parallel_fused(st, outer, n.name + "_u" + std::to_string(s.index), stage_points(n, s.index, 1), iterations);
+    if (!rows_inside) unroll_window_per_value(st, s, n);
 }
 
 // An update's innermost reduction loop over a short constant window (a 3x3 max pool's or
 // stencil's columns) unrolled: its steps' loads overlap and the accumulator stays in a
 // register (a 3x3 / 2 max pool of 64 channels, apps/results/cpu/window_unroll_2026-11-30/:
 // 0.48-0.69 ms instead of 0.71-0.86). Not a loop any Func is computed at (unroll_windows_).
+bool GroupApplier::window_may_unroll(const StageNode &s, const FuncNode &n) const {
+    if (s.index == 0 || !unroll_windows_) return false;
+    const std::vector<std::string> pure = s.pure_vars();
+    for (const Expr &arg : n.func.updates()[s.index - 1].args()) {
+        const Internal::Variable *v = arg.as<Internal::Variable>();
+        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
+    }
+    return true;
+}
+
 void GroupApplier::unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n) {
     // Only where every step updates the same point (its left-hand side the pure variables): a
     // scatter (a bilateral grid's histogram, written at a data-dependent z) gains nothing and
     // its code grows (3-14% slower unrolled in a development run, not committed).
-    if (s.index == 0 || !unroll_windows_) return;
-    const std::vector<std::string> pure = s.pure_vars();
-    for (const Expr &arg : n.func.updates()[s.index - 1].args()) {
-        const Internal::Variable *v = arg.as<Internal::Variable>();
-        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return;
-    }
+    if (!window_may_unroll(s, n)) return;
     for (const LoopVar &l : s.loops) {
         if (!l.is_rvar) continue;
         const int64_t *extent = l.extent.defined() ? Internal::as_const_int(l.extent) : nullptr;

@@ -1,7 +1,7 @@
 // The stage-group applier's state and steps, shared by its parts: ApplyGroups.cpp (a group's
 // root: tiles, points, vectors), ApplyMembers.cpp (its members), ApplyGroupLoops.cpp (loop nests of
 // updates, row reductions in lanes, rfactor, parallel loops and their run-time sizes), ScanRows.cpp
-// (scans with rows interleaved) and DivisorValues.cpp (a group per value of a run-time divisor).
+// (scans with rows interleaved) and ParamValues.cpp (a group per value of a small-range Param).
 // Private to src/schedule: the entry point is apply_group (ApplyGroups.h).
 #pragma once
 
@@ -30,6 +30,13 @@ constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that fee
 constexpr int64_t kPlaneStepsMinPoints = 1 << 18;  // the points such a reduction walks from which it takes them (heuristic: 1 MiB of 4-byte values, an L2)
 constexpr int kTailAmortizedSteps = 8;  // rows of this many update steps amortize a guarded last step (heuristic: short_rows_whole_vectors)
 constexpr int kUnrolledWindow = 8;  // an innermost reduction loop of a constant extent up to this is unrolled (heuristic)
+// Steps of a whole window unrolled under a specialization per value of the Param that sizes it
+// (heuristic: a radius up to 4 in two dimensions, 81 steps, the largest window measured: a
+// diamond morphological gradient at R = 4, 0.58-0.62x the time, apps/results/cpu/window_param_values_2026-12-03/).
+constexpr int64_t kUnrolledWindowTaps = 81;
+// ... and at most this many IR nodes in its unrolled steps (analysis/WindowParams.h
+// update_step_nodes; heuristic: a diamond morphology's 81 steps of about 22 nodes fit).
+constexpr int64_t kUnrolledWindowNodes = 2048;
 constexpr int kInterleavedRows = 8;  // rows of a floating-point scan along dim 0 unrolled inside its steps (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
 
@@ -124,8 +131,15 @@ private:
                       TailStrategy tail = TailStrategy::GuardWithIf);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
-    // ---- one schedule per value of a run-time divisor (DivisorValues.cpp) ----
-    void per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    // Whether an update's window loops may run unrolled: every step updates the same point.
+    bool window_may_unroll(const StageNode &s, const FuncNode &n) const;
+    // ---- specializations per value of a small-range Param (ParamValues.cpp) ----
+    // The group once per value of a divisor.
+    void per_param_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    // An update's window sized by such a Param: its loops as scheduled, then unrolled under a
+    // specialization per value (once per stage: the steady-state leaf of its specialization chain).
+    void unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n);
+    std::set<std::pair<std::string, int>> windows_per_value_;  // (Func, stage) given them
     // ---- a scan along dimension 0 with rows interleaved (ScanRows.cpp) ----
     bool interleave_scan_rows(StageRef &st, const StageNode &s, const FuncNode &n, bool parallel);
     bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);

@@ -169,6 +169,7 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     const Expr simplified = Halide::Internal::simplify(c.expr);
     const bool never = Halide::Internal::is_const_zero(simplified);
     if (!never) specialized_[s.ident].push_back(simplified);
+    with_specializations_.insert(s.ident);
     sp.stage = Stage(s.stage).specialize(never ? c.expr : simplified);
     sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
     emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" +
@@ -474,7 +475,9 @@ void ScheduleWriter::gpu_single_thread(StageRef &s) {
 }
 
 void ScheduleWriter::unscheduled(StageRef &s) {
-    if (s.discarded) return;
+    // Halide 14 refuses unscheduled() on a stage with specializations (a 0-D sum over a window
+    // scheduled per value of its size, ParamValues.cpp); its default loops need no such word there.
+    if (s.discarded || with_specializations_.count(s.ident)) return;
     s.stage.unscheduled();
     emit(s.ident + ".unscheduled();");
 }

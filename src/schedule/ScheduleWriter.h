@@ -55,7 +55,7 @@ public:
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     // While a scope is open, stage() of the Funcs named in it returns the stage's specialization
     // on the scope's condition (made once per stage and scope): the same directives then schedule
-    // that branch (a group scheduled once per value of a run-time divisor, schedule/DivisorValues.cpp).
+    // that branch (a group scheduled once per value of a small-range Param, schedule/ParamValues.cpp).
     void open_specialization_scope(const std::set<std::string> &funcs, const Condition &c);
     void close_specialization_scope();
     // A specialization of `s` on `c`; a discarded one (above) where `s` has vanishing reads.
@@ -128,6 +128,7 @@ private:
     std::set<std::string> used_idents_;
     int stage_counter_ = 0;
     std::map<std::string, std::vector<Halide::Expr>> specialized_;  // simplified conditions, by the parent stage's ident
+    std::set<std::string> with_specializations_;  // idents of stages specialize() was called on
     std::set<std::string> warned_unspecialized_;  // stages whose left-out specializations were reported
     struct SpecializationScope {
         std::set<std::string> funcs;
