@@ -5,7 +5,7 @@ namespace diet {
 using namespace Halide;
 using namespace Halide::Internal;
 
-std::optional<SmallRangeParam> window_param(const Function &f) {
+std::optional<SmallRangeParam> window_param(const Definition &update) {
     struct FindParam : IRVisitor {
         std::optional<SmallRangeParam> found;
         using IRVisitor::visit;
@@ -13,11 +13,9 @@ std::optional<SmallRangeParam> window_param(const Function &f) {
             if (!found) found = small_range_param(op);
         }
     } finder;
-    for (const Definition &u : f.updates()) {
-        for (const ReductionVariable &rv : u.schedule().rvars()) {
-            rv.extent.accept(&finder);
-            if (finder.found) return finder.found;
-        }
+    for (const ReductionVariable &rv : update.schedule().rvars()) {
+        rv.extent.accept(&finder);
+        if (finder.found) return finder.found;
     }
     return std::nullopt;
 }

@@ -18,9 +18,9 @@
 
 namespace diet {
 
-// The first scalar Param of a small declared range (small_range_param) that the extent of a
-// reduction variable of one of `f`'s updates reads.
-std::optional<SmallRangeParam> window_param(const Halide::Internal::Function &f);
+// The first scalar Param of a small declared range (small_range_param) that the extent of one of
+// `update`'s reduction variables reads.
+std::optional<SmallRangeParam> window_param(const Halide::Internal::Definition &update);
 
 // The extent of each reduction variable of `update` (by name, in its RDom's order) at `param` =
 // `value`; empty where one is no constant there.
@@ -30,11 +30,11 @@ std::optional<std::vector<std::pair<std::string, int64_t>>> window_extents_at(co
 // The IR nodes of one step of an update (its values, arguments and where() predicates; a call
 // of a Func that `inlined` names counted with that Func's definition, a boundary condition's
 // clamps or mirroring, a few levels deep; another Func's call as its arguments): what an
-// unrolled window repeats per step. Empty
-// where the step calls the math library (exp, log): such a step costs far more than the loop
-// around it, so unrolling gains nothing there, and LLVM compiles it slowly (a joint bilateral
-// filter's exp-weighted steps, unrolled over 9 and 25 steps of 4 vectors, took 75 s instead of
-// 8 on AVX-512, no faster; apps/results/cpu/window_param_values_2026-12-03/).
+// unrolled window repeats per step. Empty where the step calls the math library (exp, log):
+// such a step costs far more than the loop around it, so unrolling gains nothing there, and LLVM
+// compiles it slowly (a joint bilateral filter's exp-weighted steps, unrolled over 9 and 25 steps
+// of 4 vectors, took 75 s instead of 8 on AVX-512, no faster;
+// apps/results/cpu/window_param_values_2026-12-03/).
 std::optional<int64_t> update_step_nodes(const Halide::Internal::Definition &update,
                                          const std::function<bool(const std::string &)> &inlined);
 

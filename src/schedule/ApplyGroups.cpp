@@ -25,7 +25,7 @@ std::vector<std::string> GroupApplier::apply(const GroupPlan &g) {
         notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
         return notes_;
     }
-    per_param_value(g, n, root);
+    per_divisor_value(g, n, root);
     schedule_rule(g, n, root);
     notes_.insert(notes_.begin(), "Func " + n.name + ": " + where + ", " + describe(g) + ".");
     // Once each (a group scheduled once per divisor value says the same things again).

@@ -1,7 +1,8 @@
 // The stage-group applier's state and steps, shared by its parts: ApplyGroups.cpp (a group's
 // root: tiles, points, vectors), ApplyMembers.cpp (its members), ApplyGroupLoops.cpp (loop nests of
 // updates, row reductions in lanes, rfactor, parallel loops and their run-time sizes), ScanRows.cpp
-// (scans with rows interleaved) and ParamValues.cpp (a group per value of a small-range Param).
+// (scans with rows interleaved) and ParamValues.cpp (specializations per value of a small-range
+// Param: a group per value of a divisor, an update's window unrolled per value of its size).
 // Private to src/schedule: the entry point is apply_group (ApplyGroups.h).
 #pragma once
 
@@ -135,7 +136,7 @@ private:
     bool window_may_unroll(const StageNode &s, const FuncNode &n) const;
     // ---- specializations per value of a small-range Param (ParamValues.cpp) ----
     // The group once per value of a divisor.
-    void per_param_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    void per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // An update's window sized by such a Param: its loops as scheduled, then unrolled under a
     // specialization per value (once per stage: the steady-state leaf of its specialization chain).
     void unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n);

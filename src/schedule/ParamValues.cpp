@@ -21,7 +21,7 @@ using FuncRef = GroupApplier::FuncRef;
 // time, apps/results/cpu/scan_lanes_2026-12-01/). Not for rules that make Funcs (rfactor, a row
 // reduction's lanes): they would be made once per value; nor where a member's storage is
 // reordered (a Func-level call, not specialized).
-void GroupApplier::per_param_value(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+void GroupApplier::per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
     if (g.rule == RuleKind::RFactor || g.row_lanes() || !g.member_lane_rvars.empty() || !g.member_vector_dims.empty() || g.members_per_point) return;
     const auto inlined = [this](const std::string &f) { return inlined_.count(f) > 0; };
     std::set<std::string> group(g.members.begin(), g.members.end());
@@ -56,11 +56,12 @@ void GroupApplier::per_param_value(const GroupPlan &g, const FuncNode &n, FuncRe
 void GroupApplier::unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n) {
     if (!window_may_unroll(s, n) || !windows_per_value_.insert({n.name, s.index}).second) return;
     const Internal::Definition &update = n.func.updates()[s.index - 1];
-    const std::optional<SmallRangeParam> param = window_param(n.func);
+    const std::optional<SmallRangeParam> param = window_param(update);
     if (!param) return;
     const std::optional<int64_t> step_nodes = update_step_nodes(update, [this](const std::string &f) { return inlined_.count(f) > 0; });
     if (!step_nodes) return;
     const Internal::Variable *var = param->param.as<Internal::Variable>();
+    const SizeExpr value = run_time(param->param);
     std::vector<int64_t> values;
     for (int64_t v = param->lo; v <= param->hi; v++) {
         const auto extents = window_extents_at(update, *param, v);
@@ -68,7 +69,7 @@ void GroupApplier::unroll_window_per_value(StageRef &st, const StageNode &s, con
         int64_t steps = 1;
         for (const auto &[rvar, extent] : *extents) steps *= extent;
         if (steps <= 1 || steps > kUnrolledWindowTaps || steps * *step_nodes > kUnrolledWindowNodes) continue;
-        StageRef branch = w_.specialize(st, w_.equal_to(run_time(param->param), v));
+        StageRef branch = w_.specialize(st, w_.equal_to(value, v));
         for (const auto &[rvar, extent] : *extents) {
             if (extent > 1) w_.unroll(branch, rvar);
         }
