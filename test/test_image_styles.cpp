@@ -1167,6 +1167,59 @@ TEST_CASE("a window sized by a run-time radius of small range is unrolled per ra
     CHECK(source.find("maximum.update(0).unroll(r_r_y)") == std::string::npos);
 }
 
+// A separable box filter of run-time radius R in [1, 4] (a guided filter's means, red-team round
+// 11): R is no shape variable (no estimate is written in it), so the planner's regions had R free,
+// the passes' halos per tile unbounded, and every pass stayed a root of its own: two 13.6 MB
+// buffers per run at 512 x 512 x 13, 117 ms on a 2-core VM that faults pages in at ~11 us each.
+// Ranged Params are bound for the costs (analysis/ParamRanges.h param_cost_values): the passes
+// are computed per tile of the output. `terms`: the output's polynomial in the three means, long
+// enough to make the group heavy (schedule/ApplyGroups.cpp heavy_group): then the output's
+// specializations take no serial copy of the group and the members' windows no unroll per value.
+namespace {
+Built box_filter_radius_param(int terms) {
+    Param<int> W = shape_var("W", 1, 384, 384), H = shape_var("H", 1, 256, 256);
+    Param<int> R("R");
+    R.set_range(1, 4);
+    ImageParam in(Float(32), 3, "bf_in");
+    Var x("x"), y("y"), k("k");
+    RDom r(-R, 2 * R + 1, "r");
+    Func bx("bf_x"), by("bf_y"), out("bf_out");
+    bx(x, y, k) = 0.0f;
+    bx(x, y, k) += select(x + r.x >= 0 && x + r.x < W, in(clamp(x + r.x, 0, W - 1), y, k), 0.0f);
+    by(x, y, k) = 0.0f;
+    by(x, y, k) += select(y + r.x >= 0 && y + r.x < H, bx(x, clamp(y + r.x, 0, H - 1), k), 0.0f);
+    Expr count = cast<float>((min(x + R, W - 1) - max(x - R, 0) + 1) * (min(y + R, H - 1) - max(y - R, 0) + 1));
+    Expr m0 = by(x, y, 0) / count, m1 = by(x, y, 1) / count, m2 = by(x, y, 2) / count;
+    Expr value = m0 + m1 + m2;
+    for (int i = 0; i < terms; i++) value = value * (m0 - 0.25f * m1) + (m2 - m0 * m1) * (0.5f / (i + 1));
+    out(x, y) = value;
+    in.set_estimates({{0, W}, {0, H}, {0, 3}});
+    out.set_estimates({{0, W}, {0, H}});
+    return Built{out, {in}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 3}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+}
+}  // namespace
+
+TEST_CASE("a box filter whose radius is a ranged Param fuses its passes into the output's tiles", "[styles]") {
+    for (int terms : {0, 64}) {
+        std::string source;
+        const std::string log =
+            check_style([terms] { return box_filter_radius_param(terms); },
+                        {{1, 1, 1}, {5, 3, 4}, {17, 9, 2}, {64, 33, 3}, {384, 256, 4}, {129, 97, 1}}, nullptr, &source,
+                        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+        INFO("terms " << terms << "\n" << log);
+        // (The second build's Funcs are named bf_x$2 and so on.)
+        for (const char *pass : {"bf_x", "bf_y"}) {
+            CHECK(std::regex_search(log, std::regex(std::string("Func ") + pass + R"((\$\d+)?: computed per tile of bf_out)")));
+        }
+        INFO(source);
+        // The serial copy for small work (kSerialPoints) and the members' unrolls per value of R:
+        // in the light group only.
+        CHECK((source.find("<= 32768") != std::string::npos) == (terms == 0));
+        CHECK((source.find("value_R == ") != std::string::npos) == (terms == 0));
+    }
+}
+
 // Squeeze-excitation (red-team round 10): a global average pool, then two small fully connected
 // layers as updates over RDoms, fc1 over CR in [1, 12] reduced channels. An update computed at
 // root steps up to 4 vectors of dim 0 per reduction point: fc1 stepped 64 lanes on AVX-512 (32 on

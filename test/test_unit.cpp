@@ -8,6 +8,7 @@
 #include "space/HostCpu.h"
 #include "dense_fixture.h"
 #include "analysis/FunctionDAG.h"
+#include "analysis/ParamRanges.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/StridedReads.h"
 #include "analysis/VanishingReads.h"
@@ -106,6 +107,30 @@ TEST_CASE("the shape family comes from a ranged parameter used in symbolic estim
     auto [lo, hi] = fam.range_of(16 * d.T, shapes);
     CHECK(lo == 16);
     CHECK(hi == 2048);
+}
+
+// Params outside the family (read only by RDoms) get values for the planner's costs: the
+// estimate where it lies in the range, else the largest; none without a range or an estimate.
+TEST_CASE("ranged Params outside the shape family are bound for the costs", "[analysis]") {
+    Param<int> W("pcv_W"), R("pcv_R"), S("pcv_S"), F("pcv_F");
+    W.set_range(1, 64);
+    R.set_range(1, 4);
+    S.set_range(0, 3);
+    S.set_estimate(2);
+    ImageParam in(Float(32), 1, "pcv_in");
+    Var x("x");
+    RDom r(-R, 2 * R + 1, 0, S + 1, "r");
+    Func f("pcv_f");
+    f(x) = 0.0f;
+    f(x) += in(x + r.x + r.y + F);
+    in.set_estimates({{0, W + 8}});
+    f.set_estimates({{0, W}});
+    const std::vector<Internal::Function> outputs = {f.function()};
+    const ShapeFamily fam = read_shape_family(outputs, Options{});
+    const FunctionDAG dag(outputs);
+    const ParamCostValues v = param_cost_values(dag, fam);
+    CHECK(v.representative == Shape{{"pcv_R", 4}, {"pcv_S", 2}});  // W is a shape variable, F unranged
+    CHECK(v.largest == Shape{{"pcv_R", 4}, {"pcv_S", 3}});
 }
 
 TEST_CASE("HL_DIET_SHAPES overrides the range", "[analysis]") {

@@ -1,5 +1,6 @@
 #include "analysis/ParamRanges.h"
 
+#include <map>
 #include <set>
 
 namespace diet {
@@ -60,6 +61,38 @@ std::optional<SmallRangeParam> small_range_param(const Expr &e) {
     const int64_t *h = hi.defined() ? as_const_int(hi) : nullptr;
     if (!l || !h || *h < *l || *h - *l + 1 > kSmallRangeValues) return std::nullopt;
     return SmallRangeParam{e, *l, *h};
+}
+
+ParamCostValues param_cost_values(const FunctionDAG &dag, const ShapeFamily &family) {
+    struct Params : IRVisitor {
+        std::map<std::string, Parameter> found;
+        using IRVisitor::visit;
+        void visit(const Variable *v) override {
+            if (v->param.defined() && !v->param.is_buffer() && v->type.is_int_or_uint()) found.emplace(v->name, v->param);
+        }
+    } params;
+    for (const FuncNode &n : dag.nodes()) {
+        if (!n.func.has_pure_definition()) continue;
+        n.func.definition().accept(&params);
+        for (const Definition &u : n.func.updates()) u.accept(&params);
+    }
+    std::set<std::string> shape_vars;
+    for (const ShapeVar &v : family.vars) shape_vars.insert(v.name);
+    const auto constant = [](const Expr &e) -> std::optional<int64_t> {
+        if (!e.defined()) return std::nullopt;
+        const int64_t *c = as_const_int(simplify(e));
+        return c ? std::optional<int64_t>(*c) : std::nullopt;
+    };
+    ParamCostValues out;
+    for (const auto &[name, p] : params.found) {
+        if (shape_vars.count(name)) continue;
+        const std::optional<int64_t> lo = constant(p.min_value()), hi = constant(p.max_value()), est = constant(p.estimate());
+        const std::optional<int64_t> largest = hi ? hi : est, smallest = lo ? lo : est;
+        if (!largest || !smallest || *smallest > *largest) continue;
+        out.largest[name] = *largest;
+        out.representative[name] = est && *est >= *smallest && *est <= *largest ? *est : *largest;
+    }
+    return out;
 }
 
 }  // namespace diet

@@ -4,6 +4,8 @@
 #pragma once
 
 #include "Halide.h"
+#include "analysis/FunctionDAG.h"
+#include "analysis/ShapeFamily.h"
 
 #include <optional>
 
@@ -33,5 +35,16 @@ constexpr int64_t kSmallRangeValues = 6;  // values of a range specialized on at
 // `e` itself as such a Param (a Variable with both ends of its range declared, at most
 // kSmallRangeValues values).
 std::optional<SmallRangeParam> small_range_param(const Halide::Expr &e);
+
+// The scalar integer Params the pipeline reads that are not shape variables of `family` but declare
+// a range or an estimate (a window's radius R in [1, 4] read only by an RDom): the values a cost
+// estimate binds them to, since a window's halo sized by R is otherwise unbounded and no producer
+// could be costed inside its consumer's tiles. `representative`: the estimate where it lies in the
+// range, else the largest value (as a shape variable's); `largest`: the range's upper end (the
+// estimate where none is declared). Params with neither stay free.
+struct ParamCostValues {
+    Shape representative, largest;
+};
+ParamCostValues param_cost_values(const FunctionDAG &dag, const ShapeFamily &family);
 
 }  // namespace diet

@@ -1,4 +1,5 @@
 #include "analysis/WindowParams.h"
+#include "analysis/DefinitionNodes.h"
 
 namespace diet {
 
@@ -34,34 +35,9 @@ std::optional<std::vector<std::pair<std::string, int64_t>>> window_extents_at(co
 }
 
 std::optional<int64_t> update_step_nodes(const Definition &update, const std::function<bool(const std::string &)> &inlined) {
-    struct Count : IRMutator {
-        const std::function<bool(const std::string &)> &inlined;
-        explicit Count(const std::function<bool(const std::string &)> &i) : inlined(i) {}
-        int64_t nodes = 0;
-        int depth = 0;
-        bool math = false;
-        using IRMutator::mutate;
-        Expr mutate(const Expr &e) override {
-            if (!e.defined()) return e;
-            nodes++;
-            const Call *c = e.as<Call>();
-            math = math || (c && c->call_type == Call::PureExtern);
-            if (c && c->call_type == Call::Halide && c->func.defined() && depth < 4 && inlined(c->name)) {
-                const Function f(c->func);
-                if (f.has_pure_definition() && !f.has_update_definition()) {
-                    depth++;
-                    for (const Expr &v : f.values()) mutate(v);
-                    depth--;
-                }
-            }
-            return IRMutator::mutate(e);
-        }
-    } count(inlined);
-    for (const Expr &e : update.values()) count.mutate(e);
-    for (const Expr &e : update.args()) count.mutate(e);
-    for (const Expr &e : update.split_predicate()) count.mutate(e);
-    if (count.math) return std::nullopt;
-    return count.nodes;
+    const DefinitionNodes size = definition_nodes(update, inlined);
+    if (size.calls_math || size.gathers) return std::nullopt;
+    return size.nodes;
 }
 
 }  // namespace diet

@@ -34,7 +34,10 @@ std::optional<std::vector<std::pair<std::string, int64_t>>> window_extents_at(co
 // such a step costs far more than the loop around it, so unrolling gains nothing there, and LLVM
 // compiles it slowly (a joint bilateral filter's exp-weighted steps, unrolled over 9 and 25 steps
 // of 4 vectors, took 75 s instead of 8 on AVX-512, no faster;
-// apps/results/cpu/window_param_values_2026-12-03/).
+// apps/results/cpu/window_param_values_2026-12-03/). Empty too where a step gathers through an
+// index it loads (a bilateral filter's range weight, a LUT read at |I(x + r) - I(x)|): a gather per
+// lane per step, which unrolling does not speed up and LLVM compiles slowly unrolled (25 steps of
+// a Tuple window per R: 175 s instead of 4 on AVX-512, apps/results/cpu/param_cost_values_2026-12-03/).
 std::optional<int64_t> update_step_nodes(const Halide::Internal::Definition &update,
                                          const std::function<bool(const std::string &)> &inlined);
 

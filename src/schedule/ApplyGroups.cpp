@@ -1,5 +1,6 @@
 // A stage group's root on the live Funcs (schedule/GroupApplier.h; its members: ApplyMembers.cpp), and apply_group.
 #include "schedule/GroupApplier.h"
+#include "analysis/DefinitionNodes.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/MathCalls.h"
@@ -21,6 +22,8 @@ std::vector<std::string> GroupApplier::apply(const GroupPlan &g) {
     // Members computed per point or per step sit inside reduction loops (of the root or of
     // another member, sums nested three deep): those loops stay loops.
     unroll_windows_ = !g.members_per_point && !g.members_per_step;
+    group_root_ = g.root;
+    heavy_group_ = heavy_group(g);
     if (g.rule == RuleKind::Extern) {
         notes_.push_back("Func " + n.name + ": extern stage, computed at root.");
         return notes_;
@@ -376,9 +379,11 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     const std::string member_level = per_step ? rvars.front() : "";
     // The group's points: the root's, times the reduction's steps for an update, times the
     // group's Funcs (members cost about as much).
+    // None in a heavy group (heavy_group): no serial copy of it.
     const std::optional<SizeExpr> points =
-        stage_points(n, update ? (int)n.stages.size() - 1 : 0,
-                     (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+        heavy_group_ ? std::nullopt
+                     : stage_points(n, update ? (int)n.stages.size() - 1 : 0,
+                                    (1 + (int64_t)g.members.size()) * (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
     // The parallel loop's iterations, where nothing is computed at it (a member computed at the
     // fused loop needs it whole in every specialization) and it runs over whole rows (splitting
     // a loop of row tiles again, guarded, made test_fuzz seed 78's transpose of unrolled blocks
@@ -516,6 +521,32 @@ std::vector<std::string> unrolled_inside(const std::vector<std::string> &loops, 
     const size_t at = vectorized && !rest.empty() ? 1 : 0;
     rest.insert(rest.begin() + at, moved.begin(), moved.end());
     return rest;
+}
+
+// Heuristic (named: a group's code size): every specialization of a root copies its members'
+// code, and a member's update (a box filter computed per tile) adds its own specializations per
+// row width. A group whose members reduce and whose definitions hold at least kHeavyGroupNodes IR
+// nodes (inlined Funcs expanded) takes no serial copy for small work (fused_parallel_unless_small),
+// no per-value window unrolls in its members (unroll_window_per_value) and no wider update steps
+// for them (member). The serial copy saves the pool's wake-up, tens of microseconds at most, which
+// such a group's arithmetic dwarfs at all but the smallest shapes. A colour-guided filter fused
+// into its output's tiles (8 members, 618 nodes, four box-filter passes; 13 copies of the group)
+// took LLVM 139 s with the serial copies and its members' windows unrolled per R, 34 s without
+// the unrolls, 9 s without either; at 65 x 65 it ran 0.28 -> 0.36 ms on AVX2 without the serial
+// copy (apps/results/cpu/param_cost_values_2026-12-03/).
+// Groups below the bound: a local contrast normalization's 311 nodes, a layer norm's 68.
+bool GroupApplier::heavy_group(const GroupPlan &g) const {
+    if (!std::any_of(g.members.begin(), g.members.end(), [&](const std::string &m) { return dag_.node(m).has_updates(); })) return false;
+    const auto inlined = [this](const std::string &f) { return inlined_.count(f) > 0; };
+    int64_t nodes = 0;
+    std::vector<std::string> funcs = g.members;
+    funcs.push_back(g.root);
+    for (const std::string &f : funcs) {
+        const Halide::Internal::Function &fn = dag_.node(f).func;
+        nodes += definition_nodes(fn.definition(), inlined).nodes;
+        for (const Halide::Internal::Definition &u : fn.updates()) nodes += definition_nodes(u, inlined).nodes;
+    }
+    return nodes >= kHeavyGroupNodes;
 }
 
 std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,

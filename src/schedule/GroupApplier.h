@@ -40,6 +40,7 @@ constexpr int64_t kUnrolledWindowTaps = 81;
 constexpr int64_t kUnrolledWindowNodes = 2048;
 constexpr int kInterleavedRows = 8;  // rows of a floating-point scan along dim 0 unrolled inside its steps (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
+constexpr int64_t kHeavyGroupNodes = 400;  // IR nodes from which a group whose members reduce is heavy (heuristic: heavy_group)
 
 class GroupApplier {
 public:
@@ -62,6 +63,10 @@ private:
     const FuncRefLookup &ref_;
     // unroll_short_window may unroll: no Func of the group is computed at a reduction loop.
     bool unroll_windows_ = true;
+    std::string group_root_;    // the root of the group being applied
+    bool heavy_group_ = false;  // heavy_group() of it
+    // Whether the group's code is heavy: members that reduce, kHeavyGroupNodes in all (ApplyGroups.cpp).
+    bool heavy_group(const GroupPlan &g) const;
     std::vector<std::string> notes_;
     // A line for the log, once however many specializations schedule the same thing.
     void note_once(const std::string &note) {

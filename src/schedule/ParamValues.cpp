@@ -54,7 +54,8 @@ void GroupApplier::per_divisor_value(const GroupPlan &g, const FuncNode &n, Func
 // joint bilateral filter (108 s) on AVX-512 (apps/results/cpu/window_param_values_2026-12-03/).
 // Unrolling only the innermost 9 steps at R = 4 gained nothing (3.26 ms against 3.03).
 void GroupApplier::unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n) {
-    if (!window_may_unroll(s, n) || !windows_per_value_.insert({n.name, s.index}).second) return;
+    // Not in a heavy group's members: their code is copied into every specialization of the root (heavy_group).
+    if ((heavy_group_ && n.name != group_root_) || !window_may_unroll(s, n) || !windows_per_value_.insert({n.name, s.index}).second) return;
     const Internal::Definition &update = n.func.updates()[s.index - 1];
     const std::optional<SmallRangeParam> param = window_param(update);
     if (!param) return;

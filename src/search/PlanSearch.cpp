@@ -231,6 +231,7 @@ PipelinePlan search_plan(const std::vector<Function> &outputs, const std::vector
     for (const Shape &sh : shapes) {
         inputs.push_back(pin);
         inputs.back().shape = sh;
+        inputs.back().shape.insert(pin.params.representative.begin(), pin.params.representative.end());
         contexts.push_back(std::make_unique<RuleContext>(inputs.back()));
     }
     double featurize_seconds = 0;

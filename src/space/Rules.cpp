@@ -69,6 +69,12 @@ PlanInputs plan_inputs(const FunctionDAG &dag, const ShapeFamily &family, const 
         pin.largest[v.name] = v.values.back();
         pin.smallest[v.name] = v.values.front();
     }
+    // Params outside the family that size windows (analysis/ParamRanges.h): bound for the costs
+    // and the allocation limits, not in `smallest`, whose extents are lower bounds (a region read
+    // through x / F shrinks as F grows: its smallest value is no lower bound there).
+    pin.params = param_cost_values(dag, family);
+    pin.shape.insert(pin.params.representative.begin(), pin.params.representative.end());
+    pin.largest.insert(pin.params.largest.begin(), pin.params.largest.end());
     pin.cpu = cpu;
     pin.contraction_funcs = contraction_funcs;
     return pin;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/FunctionDAG.h"
+#include "analysis/ParamRanges.h"
 #include "analysis/ShapeFamily.h"
 #include "space/Hardware.h"
 #include "space/StagePlan.h"
@@ -33,6 +34,9 @@ struct PlanInputs {
     Shape shape;      // the shape the heuristic costs are evaluated at (the family's representative)
     Shape largest;    // every shape variable at its largest value (allocation limits)
     Shape smallest;   // ... at its smallest value (which vector tails may shift inwards)
+    // The values of Params outside the family (a window's radius): bound in shape and largest
+    // too, and in every search shape (PlanSearch.cpp); not in smallest (Rules.cpp).
+    ParamCostValues params;
     CpuLimits cpu;
     std::set<std::string> contraction_funcs;  // scheduled by the micro-kernel rule
 };
