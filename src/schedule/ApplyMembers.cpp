@@ -3,7 +3,6 @@
 #include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
-#include "analysis/WindowParams.h"
 
 #include <algorithm>
 
@@ -69,7 +68,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
             row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
             continue;
         }
-        const auto loops = [&](StageRef &at, int l, int width_cap) {
+        const auto loops = [&](StageRef &at, int l) {
             if (s.index == 0) {
                 pure_loops(at, m, l, false, tail);
                 // pure_loops' order: the natural one, x split into vectors where l > 1.
@@ -81,47 +80,27 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                 }
                 split_compared_dims(g, m, at, true, natural, l > 1);
             }
-            else update_loops(at, s, m, l, false, width_cap, round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
-        const int cap = member_width_cap(g, name);
         // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
         // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
         // that has specializations: test_fuzz seed 20261898).
         if (!narrow_root_ || lanes <= 1 || per_point || (s.index > 0 && s.pure_vars().empty())) {
-            loops(st, lanes, cap);
+            loops(st, lanes);
             continue;
-        }
-        // Whole-row tiles over a family whose rows start narrower than an update's steps of
-        // several vectors (member_width_cap: the narrowest row): where the root's row holds such
-        // steps, the member's update takes them. An annulus mean (a Tuple update over up to 225
-        // steps) per tile of its output took one 16-lane vector per step, 2.2-3.8x the time of
-        // its own root's four (apps/results/cpu/param_cost_values_2026-12-03/). Not in a heavy
-        // group (heavy_group: one copy more of the member per specialization of the root). Only
-        // for windows a ranged Param sizes (window_param: the members fused by param_cost_values);
-        // other members (a layer norm's statistics, scans) are unmeasured with it.
-        const int steps_width = lanes * kVectorsPerReductionStep;
-        int wide_cap = cap;
-        if (s.index > 0 && g.tile_x == 0 && cap > 0 && cap < steps_width && !heavy_group_ &&
-            window_param(m.func.updates()[s.index - 1])) {
-            if (steps_width <= narrow_root_->lanes) {
-                wide_cap = steps_width;  // the root's wide rows hold the steps already
-            } else {
-                StageRef full = w_.specialize(st, w_.at_least(narrow_root_->row, steps_width));
-                loops(full, lanes, steps_width);
-            }
         }
         // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
         // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
         // than scalar code), under the same conditions on the root's row.
         StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
-        loops(wide, lanes, wide_cap);
+        loops(wide, lanes);
         for (int l : narrow_root_->narrower) {
             const Condition fits_if = w_.at_least(narrow_root_->row, l);
             if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)
             StageRef fits = w_.specialize(st, fits_if);
-            loops(fits, std::max(1, lanes * l / narrow_root_->lanes), cap);
+            loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
         }
-        loops(st, 1, cap);
+        loops(st, 1);
     }
     member_tile_rows_.reset();
     if (per_point) {
