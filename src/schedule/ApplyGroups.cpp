@@ -526,10 +526,10 @@ std::vector<std::string> unrolled_inside(const std::vector<std::string> &loops, 
 // Heuristic (named: a group's code size): every specialization of a root copies its members'
 // code, and a member's update (a box filter computed per tile) adds its own specializations per
 // row width. A group whose members reduce and whose definitions hold at least kHeavyGroupNodes IR
-// nodes (inlined Funcs expanded) takes no serial copy for small work (fused_parallel_unless_small),
-// no per-value window unrolls in its members (unroll_window_per_value) and no wider update steps
-// for them (member). The serial copy saves the pool's wake-up, tens of microseconds at most, which
-// such a group's arithmetic dwarfs at all but the smallest shapes. A colour-guided filter fused
+// nodes (inlined Funcs expanded) takes no serial copy for small work (fused_parallel_unless_small)
+// and no per-value window unrolls in its members (unroll_window_per_value). The serial copy saves
+// the pool's wake-up, tens of microseconds at most, which such a group's arithmetic dwarfs at all
+// but the smallest shapes. A colour-guided filter fused
 // into its output's tiles (8 members, 618 nodes, four box-filter passes; 13 copies of the group)
 // took LLVM 139 s with the serial copies and its members' windows unrolled per R, 34 s without
 // the unrolls, 9 s without either; at 65 x 65 it ran 0.28 -> 0.36 ms on AVX2 without the serial
