@@ -78,11 +78,7 @@ ParamCostValues param_cost_values(const FunctionDAG &dag, const ShapeFamily &fam
     }
     std::set<std::string> shape_vars;
     for (const ShapeVar &v : family.vars) shape_vars.insert(v.name);
-    const auto constant = [](const Expr &e) -> std::optional<int64_t> {
-        if (!e.defined()) return std::nullopt;
-        const int64_t *c = as_const_int(simplify(e));
-        return c ? std::optional<int64_t>(*c) : std::nullopt;
-    };
+    const auto constant = [](const Expr &e) { return e.defined() ? constant_value(e) : std::nullopt; };
     ParamCostValues out;
     for (const auto &[name, p] : params.found) {
         if (shape_vars.count(name)) continue;

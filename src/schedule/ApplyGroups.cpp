@@ -534,7 +534,8 @@ std::vector<std::string> unrolled_inside(const std::vector<std::string> &loops, 
 // took LLVM 139 s with the serial copies and its members' windows unrolled per R, 34 s without
 // the unrolls, 9 s without either; at 65 x 65 it ran 0.28 -> 0.36 ms on AVX2 without the serial
 // copy (apps/results/cpu/param_cost_values_2026-12-03/).
-// Groups below the bound: a local contrast normalization's 311 nodes, a layer norm's 68.
+// Groups below the bound (a debug print over round 1-13's changed pipelines, not kept): a local
+// contrast normalization's 311 nodes, a layer norm's 68.
 bool GroupApplier::heavy_group(const GroupPlan &g) const {
     if (!std::any_of(g.members.begin(), g.members.end(), [&](const std::string &m) { return dag_.node(m).has_updates(); })) return false;
     const auto inlined = [this](const std::string &f) { return inlined_.count(f) > 0; };
