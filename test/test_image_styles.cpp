@@ -1220,6 +1220,45 @@ TEST_CASE("a box filter whose radius is a ranged Param fuses its passes into the
     }
 }
 
+// A ring mean between two run-time radii (red-team round 11): a Tuple (sum, count) update over
+// RDom(-R2..R2)^2 where R1^2 <= d^2 <= R2^2, over a mirror_image input, fused into its output's
+// whole-row tiles (the family starts 1 pixel wide). Each of its up to 225 steps adds into the
+// same accumulator vectors: in one vector per step it ran 2.8x slower than in four
+// (ApplyMembers.cpp long_member_chain).
+namespace {
+Built ring_mean() {
+    Param<int> W = shape_var("W", 1, 160, 160), H = shape_var("H", 1, 96, 96);
+    Param<int> R1("R1"), R2("R2");
+    R1.set_range(0, 3);
+    R2.set_range(4, 7);
+    ImageParam in(Float(32), 2, "rm_in");
+    Var x("x"), y("y");
+    Func e = BoundaryConditions::mirror_image(in, {{0, W}, {0, H}});
+    RDom r(-R2, 2 * R2 + 1, -R2, 2 * R2 + 1, "r");
+    Expr d2 = r.x * r.x + r.y * r.y;
+    r.where(d2 >= R1 * R1 && d2 <= R2 * R2);
+    Func acc("rm_acc"), out("rm_out");
+    acc(x, y) = Tuple(0.0f, 0);
+    acc(x, y) = Tuple(acc(x, y)[0] + e(x + r.x, y + r.y), acc(x, y)[1] + 1);
+    out(x, y) = acc(x, y)[0] / cast<float>(acc(x, y)[1]);
+    in.set_estimates({{0, W}, {0, H}});
+    out.set_estimates({{0, W}, {0, H}});
+    return Built{out, {in}, {W, H, R1, R2}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+}
+}  // namespace
+
+TEST_CASE("a long window reduction fused into whole-row tiles takes several vectors per step where the rows hold them", "[styles]") {
+    std::string source;
+    const std::string log = check_style(ring_mean, {{1, 1, 0, 4}, {5, 3, 3, 7}, {33, 9, 1, 5}, {160, 96, 3, 7}, {97, 61, 2, 6}}, nullptr,
+                                        &source, Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(log << "\n" << source);
+    CHECK(std::regex_search(log, std::regex(R"(Func rm_acc(\$\d+)?: computed per tile of rm_out)")));
+    CHECK(std::regex_search(log, std::regex(R"(Func rm_acc(\$\d+)?: its update's long reduction takes 4 vectors per step)")));
+    // 8 lanes of AVX2, 4 vectors: a 32-point step, under rows of at least 32.
+    CHECK(std::regex_search(source, std::regex(R"(rm_acc\.update\(0\)\.specialize\([^;]*>= 32\)\);\s*\S+\.split\(x, x_vo, x_vi, 32)")));
+}
+
 // Squeeze-excitation (red-team round 10): a global average pool, then two small fully connected
 // layers as updates over RDoms, fc1 over CR in [1, 12] reduced channels. An update computed at
 // root steps up to 4 vectors of dim 0 per reduction point: fc1 stepped 64 lanes on AVX-512 (32 on
@@ -1514,4 +1553,77 @@ TEST_CASE("a 2-D filter written as a sum over a window runs tasks of rows across
         },
         {{16, 16, 1}, {17, 23, 3}, {129, 97, 2}, {512, 384, 3}}, nullptr, &source);
     CHECK_THAT(source, Catch::Contains("\"n_q\""));
+}
+
+// Fourth-order curl and divergence of an interleaved 3-vector field on constant_exterior
+// (red-team round 14): the curl a 3-Tuple Func computed at root, read by an interleaved output,
+// a 0-D sum over the grid (rfactored) and, through the padded field, the divergence output. Its
+// rows narrower than a vector at the family's smallest take 3 vector branches; with the task
+// tiers in each (5 leaves) and 3 values, Halide 14's bounds inference ran past 400 s
+// (kMaxTieredLeaves). Without them the pipeline compiles in seconds and is correct.
+namespace {
+struct Curl {
+    std::vector<Func> outs;
+    ImageParam field;
+    Param<int> NX, NY, NZ;
+};
+// `estimated`: with the Params as estimates (Diet's copy; Halide 14's JIT takes none such).
+Curl curl_div_enstrophy(bool estimated) {
+    Curl c{{}, ImageParam(Float(32), 4, "cd_field"), shape_var("NX", 1, 64, 64), shape_var("NY", 1, 64, 64),
+           shape_var("NZ", 1, 64, 64)};
+    Var ch("ch"), x("x"), y("y"), z("z");
+    Func fb = BoundaryConditions::constant_exterior(c.field, 0.0f, {{0, 3}, {0, c.NX}, {0, c.NY}, {0, c.NZ}});
+    const auto d = [&](int comp, int axis) {
+        const auto at = [&](int s) { return fb(comp, x + (axis == 0 ? s : 0), y + (axis == 1 ? s : 0), z + (axis == 2 ? s : 0)); };
+        return (-at(2) + 8.0f * at(1) - 8.0f * at(-1) + at(-2)) * (1.0f / 12.0f);
+    };
+    Func curl("cd_curl"), curl_out("cd_curl_out"), div("cd_div"), ens("cd_enstrophy");
+    curl(x, y, z) = Tuple(d(2, 1) - d(1, 2), d(0, 2) - d(2, 0), d(1, 0) - d(0, 1));
+    curl_out(ch, x, y, z) = mux(ch, {curl(x, y, z)[0], curl(x, y, z)[1], curl(x, y, z)[2]});
+    div(x, y, z) = d(0, 0) + d(1, 1) + d(2, 2);
+    RDom r(0, c.NX, 0, c.NY, 0, c.NZ, "r");
+    const Tuple v = curl(r.x, r.y, r.z);
+    ens() = sum(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (estimated) {
+        c.field.set_estimates({{0, 3}, {0, c.NX}, {0, c.NY}, {0, c.NZ}});
+        curl_out.set_estimates({{0, 3}, {0, c.NX}, {0, c.NY}, {0, c.NZ}});
+        div.set_estimates({{0, c.NX}, {0, c.NY}, {0, c.NZ}});
+    }
+    c.outs = {curl_out, div, ens};
+    return c;
+}
+}  // namespace
+
+TEST_CASE("a Tuple read by several outputs keeps its specializations few enough for Halide's bounds inference", "[styles]") {
+    const Target target("x86-64-linux-avx-avx2-f16c-fma-sse41");
+    Curl d = curl_div_enstrophy(true), r = curl_div_enstrophy(false);
+    std::string log, source;
+    {
+        diet_test::StderrCapture cap(false);
+        source = diet::autoschedule(Pipeline(d.outs), target, 2, 0, diet::Options{}).schedule_source;
+        log = cap.finish();
+    }
+    INFO(log << "\n" << source);
+    // Checked before compiling: with the tiers, compiling would not end.
+    REQUIRE(std::regex_search(log, std::regex(R"(Func cd_curl(\$\d+)?: no task tiers \(its 3 vector branches x 3 values)")));
+    CHECK(std::regex_search(log, std::regex(R"(Func cd_div(\$\d+)?: output, tiled group)")));
+    Pipeline dp(d.outs), rp(r.outs);
+    dp.compile_jit(target);
+    for (const std::vector<int> &s : std::vector<std::vector<int>>{{1, 1, 1}, {5, 3, 2}, {9, 17, 4}}) {
+        INFO("shape " << s[0] << " " << s[1] << " " << s[2]);
+        Buffer<> field = random_input(Float(32), {3, s[0], s[1], s[2]}, 5, -1, 1);
+        for (Curl *c : {&d, &r}) {
+            c->field.set(field);
+            c->NX.set(s[0]);
+            c->NY.set(s[1]);
+            c->NZ.set(s[2]);
+        }
+        Buffer<float> co(3, s[0], s[1], s[2]), dv(s[0], s[1], s[2]), en = Buffer<float>::make_scalar();
+        Buffer<float> rco(3, s[0], s[1], s[2]), rdv(s[0], s[1], s[2]), ren = Buffer<float>::make_scalar();
+        dp.realize({co, dv, en}, target);
+        rp.realize({rco, rdv, ren}, target);
+        CHECK(compare(co, rco) == "");
+        CHECK(compare(dv, rdv) == "");
+        CHECK(std::abs(en() - ren()) <= 1e-4f * (1 + std::abs(ren())));
+    }
 }

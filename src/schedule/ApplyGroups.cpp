@@ -116,6 +116,15 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
     // loop is computed there in every one).
     if ((g.tile_x == 0 || clamped) && g.vector_lanes > 1 && !g.transpose_blocks && row &&
         tail_of(g, n.name) == TailStrategy::GuardWithIf && !constant_value(row->expr)) {
+        // Its vector branches: the wide one, the narrower ones below, scalar code.
+        int branches = 2;
+        for (int lanes = g.vector_lanes / 2; lanes >= kNarrowestVector && lanes >= g.vector_lanes / 4; lanes /= 2) branches++;
+        const int tiered_leaves = branches * (2 + (int)std::size(kGroupedIterations)) * (int)n.func.outputs();
+        if (tiered_leaves > kMaxTieredLeaves) {
+            no_task_tiers_ = "Func " + n.name + ": no task tiers (its " + std::to_string(branches) + " vector branches x " +
+                             std::to_string(n.func.outputs()) + " values would take " + std::to_string(tiered_leaves) +
+                             " leaves to Halide's bounds inference, past " + std::to_string(kMaxTieredLeaves) + ").";
+        }
         StageRef wide = w_.specialize(st, w_.at_least(*row, g.vector_lanes));
         GroupPlan shifted = g;
         shifted.shift_inwards.push_back(n.name);
@@ -140,6 +149,7 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
         narrow_root_ = members_narrow;
         tile_stage(narrow, n, root, st, {});
         narrow_root_.reset();
+        no_task_tiers_.clear();
         notes_.push_back("Func " + n.name + ": rows narrower than a vector take vectors of " +
                          std::to_string(std::max(g.vector_lanes / 4, kNarrowestVector)) + " to " +
                          std::to_string(g.vector_lanes / 2) + " lanes, shifted inwards, or scalar code.");
@@ -395,6 +405,11 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
             const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
             if (!inner) iterations = times(iterations, extent_of(n, (int)d));
         }
+    }
+    // Too many leaves with the tiers (tiled_root): none, said where they would have applied.
+    if (iterations && !no_task_tiers_.empty() && !constant_value(iterations->expr) && points) {
+        note_once(no_task_tiers_);
+        iterations.reset();
     }
     for (StageRef *sp : stages) {
         if (!outer.empty()) {

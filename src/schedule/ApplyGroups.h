@@ -36,6 +36,16 @@ struct GroupedIterations {
 };
 constexpr GroupedIterations kGroupedIterations[] = {{256, 32}, {64, 128}, {16, 512}};
 
+// Heuristic (named): the most specialization leaves times Tuple values a root's stage takes with
+// the task tiers above. Halide 14's bounds inference merges a producer's region over every leaf
+// of its consumers and every value of a Tuple, one select per leaf on the leaf's condition (the
+// root's run-time sizes, large where several outputs read it), and simplifies the nest: red-team
+// round 14's curl, a 3-Tuple read by two outputs and a 0-D sum, took 3 vector branches x 5 leaves
+// (serial, 3 tiers, parallel) x 3 values = 45 and its bounds inference ran past 400 s; without
+// the tiers there, 18, it compiled in 4.6 s (apps/results/cpu/tier_budget_2026-12-04/). Past
+// the budget the stage keeps its serial and parallel leaves only.
+constexpr int kMaxTieredLeaves = 32;
+
 // The loops `outer` (innermost first, adjacent, the stage's outermost) fused into one loop
 // (`<fused_prefix>1`, `<fused_prefix>2`, ...), run on the thread pool except at run time when
 // `points` (if known before the run) is at most kSerialPoints: a specialization taken before the

@@ -3,6 +3,9 @@
 #include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
+#include "analysis/DefinitionNodes.h"
+#include "analysis/ParamRanges.h"
+#include "analysis/StridedReads.h"
 
 #include <algorithm>
 
@@ -21,6 +24,42 @@ int GroupApplier::member_width_cap(const GroupPlan &g, const std::string &member
     if (g.tile_x > 0 && g.tile_x_clamped && narrowest > 0) return std::min(g.tile_x, narrowest);
     if (g.tile_x > 0) return g.tile_x;
     return narrowest;
+}
+
+// Whether a member's update reduces over a long chain of steps per point (at least
+// kLongMemberChainSteps at their most over the Params' declared ranges) whose window is not
+// unrolled per value. Each step adds into the same accumulator vectors, a dependency through
+// them: one vector per step waits on the last step's add, several make independent chains. A
+// Tuple annulus mean over 225 steps computed per whole-row tile ran 4.7 ms at 512 x 512 in 16-lane
+// steps, 1.66 ms in 64-lane steps (as at root: 1.69). Short windows gain little and their
+// wider steps cost code: an area downscale's 2 x 2 and a ceil-mode pool's, 16 steps at most,
+// ran 1.5-1.8x slower with wider member steps (apps/results/cpu/param_cost_values_2026-12-03/
+// ab_v6_wider_steps_rejected/). Windows unrolled per value (and heavy groups' members) keep one
+// vector: wider, their unrolled code took LLVM 4-5x longer. A/B of every pipeline this changes:
+// apps/results/cpu/member_chains_2026-12-03/.
+bool GroupApplier::long_member_chain(const StageNode &s, const FuncNode &m) {
+    // (Tuples of more than kValuesSharingVectors values take one vector per step anyway:
+    // update_loops.)
+    if (heavy_group_ || s.index == 0 || !window_unroll_values(s, m).empty() || m.func.outputs() > kValuesSharingVectors) return false;
+    // Every step updates the point itself (its left-hand side the pure variables): a scan's
+    // steps each update another point, no chain per point.
+    const std::vector<std::string> pure = s.pure_vars();
+    for (const Expr &arg : m.func.updates()[s.index - 1].args()) {
+        const Internal::Variable *v = arg.as<Internal::Variable>();
+        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
+    }
+    // Gathered steps (a bilateral filter's weights looked up per pixel) are bound by the
+    // gathers' throughput, not the chain: wider, the LUT bilateral of red-team round 9 ran
+    // 1.24-1.78x slower (its last step guarded, every lane a predicated gather).
+    const Internal::Definition &update = m.func.updates()[s.index - 1];
+    const std::string x = m.func.args().empty() ? "" : m.func.args()[0];
+    if (gathers_along(update, x) || definition_nodes(update, [this](const std::string &f) { return inlined_.count(f) > 0; }).gathers) return false;
+    // The steps' product from the RVars' extents as written (reduction_steps would declare the
+    // Params it spells in the emitted source, unused here).
+    Expr steps = 1;
+    for (const Internal::ReductionVariable &rv : update.schedule().rvars()) steps = steps * rv.extent;
+    const std::optional<int64_t> most = largest_over_param_ranges(steps);
+    return most && *most >= kLongMemberChainSteps;
 }
 
 TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
@@ -68,7 +107,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
             row_lanes(lane_rvar->second, m, mf, st, s, lanes, false);
             continue;
         }
-        const auto loops = [&](StageRef &at, int l) {
+        const auto loops = [&](StageRef &at, int l, int width_cap) {
             if (s.index == 0) {
                 pure_loops(at, m, l, false, tail);
                 // pure_loops' order: the natural one, x split into vectors where l > 1.
@@ -80,27 +119,43 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                 }
                 split_compared_dims(g, m, at, true, natural, l > 1);
             }
-            else update_loops(at, s, m, l, false, member_width_cap(g, name), round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            else update_loops(at, s, m, l, false, width_cap, round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
         // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
         // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
         // that has specializations: test_fuzz seed 20261898).
+        const int cap = member_width_cap(g, name);
         if (!narrow_root_ || lanes <= 1 || per_point || (s.index > 0 && s.pure_vars().empty())) {
-            loops(st, lanes);
+            loops(st, lanes, cap);
             continue;
+        }
+        // A long reduction per point whose steps the cap narrows to one vector (whole-row tiles
+        // of a family from rows narrower than a step): several vectors per step where the root's
+        // row holds them (long_member_chain).
+        // (Not where the root's tiles are narrower than the steps: no wider ones fit.)
+        const int steps_width = lanes * kVectorsPerReductionStep;
+        const int wider_cap = g.tile_x > 0 ? std::min(g.tile_x, steps_width) : steps_width;
+        if (s.index > 0 && cap < wider_cap && long_member_chain(s, m)) {
+            const Condition holds = w_.at_least(narrow_root_->row, wider_cap);
+            if (!w_.specialized_on(st, holds)) {
+                StageRef wider = w_.specialize(st, holds);
+                loops(wider, lanes, wider_cap);
+                note_once("Func " + name + ": its update's long reduction takes " + std::to_string(wider_cap / lanes) +
+                          " vectors per step where " + root_name + "'s rows hold them.");
+            }
         }
         // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
         // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
         // than scalar code), under the same conditions on the root's row.
         StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
-        loops(wide, lanes);
+        loops(wide, lanes, cap);
         for (int l : narrow_root_->narrower) {
             const Condition fits_if = w_.at_least(narrow_root_->row, l);
             if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)
             StageRef fits = w_.specialize(st, fits_if);
-            loops(fits, std::max(1, lanes * l / narrow_root_->lanes));
+            loops(fits, std::max(1, lanes * l / narrow_root_->lanes), cap);
         }
-        loops(st, 1);
+        loops(st, 1, cap);
     }
     member_tile_rows_.reset();
     if (per_point) {

@@ -40,6 +40,9 @@ constexpr int64_t kUnrolledWindowTaps = 81;
 constexpr int64_t kUnrolledWindowNodes = 2048;
 constexpr int kInterleavedRows = 8;  // rows of a floating-point scan along dim 0 unrolled inside its steps (heuristic)
 constexpr int kNarrowestVector = 4;  // lanes of the narrowest vector a row narrower than the plan's takes
+// Reduction steps per point from which a member's update takes several vectors per step where the
+// root's row holds them (long_member_chain; heuristic, see ApplyMembers.cpp).
+constexpr int64_t kLongMemberChainSteps = 32;
 constexpr int64_t kHeavyGroupNodes = 400;  // IR nodes from which a group whose members reduce is heavy (heuristic: heavy_group)
 
 class GroupApplier {
@@ -81,6 +84,10 @@ private:
         std::vector<int> narrower;
     };
     std::optional<NarrowRoot> narrow_root_;
+    // Set while tiled_root schedules a root whose vector branches times Tuple values would take
+    // the task tiers past kMaxTieredLeaves (the note saying so): its stages then run serial or
+    // parallel only.
+    std::string no_task_tiers_;
     // Set while tiled_root schedules a root whose tile_x is clamped (GroupPlan::tile_x_clamped):
     // the run-time tile width, min(row, tile_x).
     std::optional<SizeExpr> tile_x_factor_;
@@ -145,6 +152,9 @@ private:
     // An update's window sized by such a Param: its loops as scheduled, then unrolled under a
     // specialization per value (once per stage: the steady-state leaf of its specialization chain).
     void unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n);
+    std::vector<std::pair<int64_t, std::vector<std::pair<std::string, int64_t>>>> window_unroll_values(const StageNode &s,
+                                                                                                        const FuncNode &n) const;
+    bool long_member_chain(const StageNode &s, const FuncNode &m);
     std::set<std::pair<std::string, int>> windows_per_value_;  // (Func, stage) given them
     // ---- a scan along dimension 0 with rows interleaved (ScanRows.cpp) ----
     bool interleave_scan_rows(StageRef &st, const StageNode &s, const FuncNode &n, bool parallel);

@@ -53,32 +53,43 @@ void GroupApplier::per_divisor_value(const GroupPlan &g, const FuncNode &n, Func
 // group once per value (as for divisors) took LLVM 17x longer on a guided filter (112 s) and a
 // joint bilateral filter (108 s) on AVX-512 (apps/results/cpu/window_param_values_2026-12-03/).
 // Unrolling only the innermost 9 steps at R = 4 gained nothing (3.26 ms against 3.03).
-void GroupApplier::unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n) {
+// The values of the Param sizing an update's window under which unroll_window_per_value
+// unrolls it, with the window's extents at each (none: the window is not unrolled per value).
+std::vector<std::pair<int64_t, std::vector<std::pair<std::string, int64_t>>>>
+GroupApplier::window_unroll_values(const StageNode &s, const FuncNode &n) const {
     // Not in a heavy group's members: their code is copied into every specialization of the root (heavy_group).
-    if ((heavy_group_ && n.name != group_root_) || !window_may_unroll(s, n) || !windows_per_value_.insert({n.name, s.index}).second) return;
+    if ((heavy_group_ && n.name != group_root_) || !window_may_unroll(s, n)) return {};
     const Internal::Definition &update = n.func.updates()[s.index - 1];
     const std::optional<SmallRangeParam> param = window_param(update);
-    if (!param) return;
+    if (!param) return {};
     const std::optional<int64_t> step_nodes = update_step_nodes(update, [this](const std::string &f) { return inlined_.count(f) > 0; });
-    if (!step_nodes) return;
-    const Internal::Variable *var = param->param.as<Internal::Variable>();
-    const SizeExpr value = run_time(param->param);
-    std::vector<int64_t> values;
+    if (!step_nodes) return {};
+    std::vector<std::pair<int64_t, std::vector<std::pair<std::string, int64_t>>>> values;
     for (int64_t v = param->lo; v <= param->hi; v++) {
         const auto extents = window_extents_at(update, *param, v);
         if (!extents) continue;
         int64_t steps = 1;
         for (const auto &[rvar, extent] : *extents) steps *= extent;
         if (steps <= 1 || steps > kUnrolledWindowTaps || steps * *step_nodes > kUnrolledWindowNodes) continue;
+        values.emplace_back(v, std::vector<std::pair<std::string, int64_t>>(extents->begin(), extents->end()));
+    }
+    return values;
+}
+
+void GroupApplier::unroll_window_per_value(StageRef &st, const StageNode &s, const FuncNode &n) {
+    const auto values = window_unroll_values(s, n);
+    if (values.empty() || !windows_per_value_.insert({n.name, s.index}).second) return;
+    const std::optional<SmallRangeParam> param = window_param(n.func.updates()[s.index - 1]);
+    const Internal::Variable *var = param->param.as<Internal::Variable>();
+    const SizeExpr value = run_time(param->param);
+    for (const auto &[v, extents] : values) {
         StageRef branch = w_.specialize(st, w_.equal_to(value, v));
-        for (const auto &[rvar, extent] : *extents) {
+        for (const auto &[rvar, extent] : extents) {
             if (extent > 1) w_.unroll(branch, rvar);
         }
-        values.push_back(v);
     }
-    if (values.empty()) return;
     note_once("Func " + n.name + ": its update's window is sized by the parameter " + var->name + ": unrolled under a specialization per value (" +
-              (values.size() == 1 ? std::to_string(values[0]) : std::to_string(values.front()) + ".." + std::to_string(values.back())) + ").");
+              (values.size() == 1 ? std::to_string(values[0].first) : std::to_string(values.front().first) + ".." + std::to_string(values.back().first)) + ").");
 }
 
 }  // namespace diet
