@@ -1627,3 +1627,79 @@ TEST_CASE("a Tuple read by several outputs keeps its specializations few enough 
         CHECK(std::abs(en() - ren()) <= 1e-4f * (1 + std::abs(ren())));
     }
 }
+
+// Lucas-Kanade's window sums written inline (red-team round 14): Halide's sum() CSEs its body, so
+// `ix(x + r.x, y + r.y) * it(x + r.x, y + r.y)` reads both Funcs at let-bound coordinates. Read
+// through the lets those are window taps: the temporal difference `it = e1 - e0` is computed
+// once, not inlined into every tap of two window sums (two clamped loads per tap: 24.4 ms vs
+// 10.5 at 640 x 480, R = 4, and a 129 s JIT).
+namespace {
+Built lucas_kanade_sums() {
+    Param<int> W = shape_var("W", 1, 96, 96), H = shape_var("H", 1, 64, 64);
+    Param<int> R("R");
+    R.set_range(1, 2);
+    ImageParam i0(Float(32), 2, "lk_i0"), i1(Float(32), 2, "lk_i1");
+    Var x("x"), y("y");
+    Func e0 = BoundaryConditions::repeat_edge(i0, {{0, W}, {0, H}});
+    Func e1 = BoundaryConditions::repeat_edge(i1, {{0, W}, {0, H}});
+    Func ix("lk_ix"), iy("lk_iy"), it("lk_it"), out("lk_out");
+    ix(x, y) = (e0(x + 1, y) - e0(x - 1, y)) * 0.5f;
+    iy(x, y) = (e0(x, y + 1) - e0(x, y - 1)) * 0.5f;
+    it(x, y) = e1(x, y) - e0(x, y);
+    RDom r(-R, 2 * R + 1, -R, 2 * R + 1, "r");
+    const auto at = [&](Func f) { return f(x + r.x, y + r.y); };
+    Expr sxx = sum(at(ix) * at(ix)), sxy = sum(at(ix) * at(iy)), sxt = sum(at(ix) * at(it)), syt = sum(at(iy) * at(it));
+    out(x, y) = sxx * syt - sxy * sxt;
+    i0.set_estimates({{0, W}, {0, H}});
+    i1.set_estimates({{0, W}, {0, H}});
+    out.set_estimates({{0, W}, {0, H}});
+    return Built{out, {i0, i1}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {s[0], s[1]}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+}
+}  // namespace
+
+TEST_CASE("a Func read at the taps of inline window sums through Halide's lets is computed, not inlined", "[styles]") {
+    const std::string log = check_style(lucas_kanade_sums, {{1, 1, 1}, {7, 3, 2}, {33, 17, 1}, {96, 64, 2}}, nullptr, nullptr,
+                                        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(log);
+    CHECK(std::regex_search(log, std::regex(R"(Func lk_it(\$\d+)?: computed)")));
+}
+
+// FAST-9's segment test (red-team round 14): the 16 circle offsets as two mux() tables read at a
+// reduction variable, `e(x + dx(k), y + dy(k))`. Inlined, every step of the reduction evaluated
+// both 16-way select chains; computed (16 values each), a load (4.5 -> 2.6 ms at 1024 x 768).
+namespace {
+Built fast_brighter_count() {
+    Param<int> W = shape_var("W", 1, 128, 128), H = shape_var("H", 1, 96, 96);
+    Param<int> T("T");
+    T.set_range(1, 60);
+    ImageParam im(UInt(8), 2, "fa_im");
+    Var x("x"), y("y"), k("k");
+    Func e = BoundaryConditions::repeat_edge(im, {{0, W}, {0, H}});
+    const int circle[16][2] = {{0, -3}, {1, -3}, {2, -2}, {3, -1}, {3, 0}, {3, 1}, {2, 2}, {1, 3},
+                               {0, 3}, {-1, 3}, {-2, 2}, {-3, 1}, {-3, 0}, {-3, -1}, {-2, -2}, {-1, -3}};
+    std::vector<Expr> dxs, dys;
+    for (const auto &c : circle) {
+        dxs.emplace_back(c[0]);
+        dys.emplace_back(c[1]);
+    }
+    Func dx("fa_dx"), dy("fa_dy"), out("fa_count");
+    dx(k) = mux(k, dxs);
+    dy(k) = mux(k, dys);
+    RDom r(0, 16, "r");
+    Expr p = cast<int>(e(x, y)), q = cast<int>(e(x + dx(r), y + dy(r)));
+    out(x, y) = sum(select(q > p + T, 1, 0));
+    im.set_estimates({{0, W}, {0, H}});
+    out.set_estimates({{0, W}, {0, H}});
+    return Built{out, {im}, {W, H, T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+}
+}  // namespace
+
+TEST_CASE("a table written as mux() and read at a reduction variable is computed, not inlined per step", "[styles]") {
+    const std::string log = check_style(fast_brighter_count, {{1, 1, 1}, {5, 9, 20}, {33, 7, 60}, {128, 96, 10}}, nullptr, nullptr,
+                                        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(log);
+    CHECK(std::regex_search(log, std::regex(R"(Func fa_dx(\$\d+)?: computed)")));
+    CHECK(std::regex_search(log, std::regex(R"(Func fa_dy(\$\d+)?: computed)")));
+}

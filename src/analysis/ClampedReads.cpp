@@ -55,8 +55,10 @@ bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
         InputReads reads;
         reads.dag = &dag;
         reads.pure = n.func.args();
-        n.func.definition().accept(&reads);
-        for (const Definition &u : n.func.updates()) u.accept(&reads);
+        // Lets substituted: an inline reduction's CSE'd coordinate `t` (x + r.x) is no variable
+        // free of the pure ones.
+        accept_without_lets(n.func.definition(), &reads);
+        for (const Definition &u : n.func.updates()) accept_without_lets(u, &reads);
         bool ok = !reads.unclamped;
         for (const std::string &p : reads.producers) {
             if (p != name) ok = ok && clamped(p);

@@ -55,6 +55,12 @@ CallCollector calls_in(const Expr &e) {
 
 }  // namespace
 
+void accept_without_lets(const Definition &d, IRVisitor *v) {
+    for (const Expr &e : d.values()) substitute_in_all_lets(e).accept(v);
+    for (const Expr &e : d.args()) substitute_in_all_lets(e).accept(v);
+    if (d.predicate().defined()) substitute_in_all_lets(d.predicate()).accept(v);
+}
+
 std::optional<int64_t> constant_value(const Expr &e) {
     Expr s = simplify(cast<int64_t>(e));  // keep the Expr alive while reading its value
     const int64_t *v = as_const_int(s);

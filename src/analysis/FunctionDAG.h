@@ -16,6 +16,11 @@ namespace diet {
 // The value of an Expr that simplifies to an integer constant.
 std::optional<int64_t> constant_value(const Halide::Expr &e);
 
+// Visits a definition's values, arguments and predicate with Halide's lets substituted: an inline
+// reduction's body is CSE'd (sum(a(x + r.x) * b(x + r.x)) reads both at a let-bound `t`), and
+// an analysis of the coordinates a Func is read at must see `x + r.x`, not `t`.
+void accept_without_lets(const Halide::Internal::Definition &d, Halide::Internal::IRVisitor *v);
+
 struct LoopVar {
     std::string name;
     Halide::Expr min, extent;  // defined for reduction variables only

@@ -214,8 +214,12 @@ int taps_read(const Function &consumer, const std::string &producer) {
     if (!consumer.has_pure_definition()) return 0;
     Reads reads;
     reads.producer = producer;
-    consumer.definition().accept(&reads);
-    for (const Definition &u : consumer.updates()) u.accept(&reads);
+    // With Halide's lets substituted: an inline reduction's body is CSE'd, so a window read twice
+    // (sum(ix(x + r.x, y + r.y) * it(x + r.x, y + r.y))) reads at let-bound coordinates, which
+    // are no taps (red-team round 14's Lucas-Kanade inlined its temporal difference into every
+    // tap of two window sums).
+    accept_without_lets(consumer.definition(), &reads);
+    for (const Definition &u : consumer.updates()) accept_without_lets(u, &reads);
     return reads.windowed ? std::max<int>(kTapsToMaterialize, (int)reads.points.size()) : (int)reads.points.size();
 }
 

@@ -182,6 +182,9 @@ public:
     void visit(const Call *op) override {
         // A load of a Func or an image, or a math intrinsic (exp, tanh...: several ops).
         ops += op->is_pure() && op->call_type == Call::PureExtern ? 8 : 1;
+        // mux(k, {v0 .. vN-1}) lowers to N - 1 selects on comparisons of k (a table of 16
+        // circle offsets written as a mux: 30 ops per read, not 1; red-team round 14's FAST-9).
+        if (op->is_intrinsic(Call::mux) && op->args.size() > 2) ops += 2.0 * (double)(op->args.size() - 2);
         IRVisitor::visit(op);
     }
 };

@@ -1,8 +1,10 @@
 // The inline rule: Halide's default for a Func that is cheap to recompute where it is read.
 #include "space/rules/RuleContext.h"
 #include "analysis/GatherIndex.h"
+#include "analysis/ParamRanges.h"
 #include "analysis/Regions.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -112,6 +114,71 @@ private:
     double total_ = 0;
 };
 
+// A table: a Func that reads no Func or image and costs kGatherIndexOps or more per point (16
+// offsets written as mux(k, {...}): 30 ops), some consumer reading it at coordinates that move
+// with a reduction variable and with none of the consumer's pure variables: its region is the
+// reduction's, however large the consumer's. Inlined, every step evaluates the whole select
+// chain (red-team round 14's FAST-9: 4.5 ms; its two 16-entry offset tables computed, 2.6).
+// Tables indexed by a pure variable too (per-column resampling weights, a hash of (x, y))
+// stay to the other rules: computing them is a pass over the consumer's region (1.2-2.8x slower
+// so, apps/results/cpu/table_funcs_2026-12-04/).
+constexpr int64_t kUnrolledTableSteps = 8;
+
+bool table_read_per_step(const FunctionDAG &dag, const FuncNode &n) {
+    struct Finder : IRVisitor {
+        std::string name;  // empty: any Func or image read; else reads of `name` at reduction-only coordinates
+        std::vector<std::string> pure;  // the reader's pure variables
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Call *c) override {
+            IRVisitor::visit(c);
+            if (name.empty()) {
+                found |= c->call_type == Call::Halide || c->call_type == Call::Image;
+                return;
+            }
+            if (c->call_type != Call::Halide || c->name != name) return;
+            struct Vars : IRVisitor {
+                const std::vector<std::string> *pure = nullptr;
+                std::map<std::string, Halide::Expr> rvars;  // by name, their extents
+                bool pure_var = false;
+                using IRVisitor::visit;
+                void visit(const Variable *v) override {
+                    if (v->reduction_domain.defined()) {
+                        for (const ReductionVariable &r : v->reduction_domain.domain()) {
+                            if (r.var == v->name) rvars.emplace(v->name, r.extent);
+                        }
+                    }
+                    pure_var |= std::find(pure->begin(), pure->end(), v->name) != pure->end();
+                }
+            } vars;
+            vars.pure = &pure;
+            for (const Halide::Expr &a : c->args) a.accept(&vars);
+            if (vars.rvars.empty() || vars.pure_var) return;
+            // Steps few enough to be unrolled (schedule/GroupApplier.h kUnrolledWindow: 8) fold
+            // the table's selects into constants inlined (Shi-Tomasi's 5 binomial weights
+            // computed ran its small shape 1.34x slower).
+            Halide::Expr steps = 1;
+            for (const auto &[name, extent] : vars.rvars) steps = steps * extent;
+            const std::optional<int64_t> most = largest_over_param_ranges(steps);
+            found |= !most || *most > kUnrolledTableSteps;
+        }
+    };
+    Finder reads;
+    accept_without_lets(n.func.definition(), &reads);
+    if (reads.found || ops_per_point(n) < kGatherIndexOps) return false;
+    for (const std::string &c : n.consumers) {
+        const FuncNode &cn = dag.node(c);
+        if (cn.is_extern || !cn.func.has_pure_definition()) continue;
+        Finder at_steps;
+        at_steps.name = n.name;
+        at_steps.pure = cn.func.args();
+        accept_without_lets(cn.func.definition(), &at_steps);
+        for (const Definition &u : cn.func.updates()) accept_without_lets(u, &at_steps);
+        if (at_steps.found) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 bool limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined) {
@@ -142,6 +209,7 @@ bool inline_applies(const FunctionDAG &dag, const FuncNode &n) {
     // even computed from no Func at all (an input wrapper, vacuously: a lens remap's coordinates
     // from x, y and the image's size).
     if (ops_per_point(n) >= kGatherIndexOps && indexes_a_gather(dag, n)) return false;
+    if (table_read_per_step(dag, n)) return false;
     return n.pointwise_consumed || n.is_input_wrapper || read_once_by_a_reduction(dag, n);
 }
 
