@@ -212,14 +212,19 @@ bool is_relay(const Function &f) {
 
 int taps_read(const Function &consumer, const std::string &producer) {
     if (!consumer.has_pure_definition()) return 0;
-    Reads reads;
-    reads.producer = producer;
-    // With Halide's lets substituted: an inline reduction's body is CSE'd, so a window read twice
-    // (sum(ix(x + r.x, y + r.y) * it(x + r.x, y + r.y))) reads at let-bound coordinates, which
-    // are no taps (red-team round 14's Lucas-Kanade inlined its temporal difference into every
-    // tap of two window sums).
-    accept_without_lets(consumer.definition(), &reads);
-    for (const Definition &u : consumer.updates()) accept_without_lets(u, &reads);
+    Reads reads, expanded;
+    reads.producer = expanded.producer = producer;
+    // The taps as written: Halide CSEs every definition, and a coordinate bound by a let (a
+    // bilinear upsample's select(x % 2 == 0, x / 2 - 1, x / 2)) counts as a tap of its own.
+    consumer.definition().accept(&reads);
+    for (const Definition &u : consumer.updates()) u.accept(&reads);
+    // The window with the lets substituted: a window read twice (sum(ix(x + r.x, y + r.y) *
+    // it(x + r.x, y + r.y))) reads at let-bound coordinates, in which no reduction variable
+    // shows (red-team round 14's Lucas-Kanade inlined its temporal difference into every tap of
+    // two window sums).
+    accept_without_lets(consumer.definition(), &expanded);
+    for (const Definition &u : consumer.updates()) accept_without_lets(u, &expanded);
+    reads.windowed |= expanded.windowed;
     return reads.windowed ? std::max<int>(kTapsToMaterialize, (int)reads.points.size()) : (int)reads.points.size();
 }
 
