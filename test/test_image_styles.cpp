@@ -401,6 +401,119 @@ TEST_CASE("a depthwise convolution's zero pass runs many pixels per parallel tas
     CHECK_THAT(source, Catch::Contains("unroll(r_r_x)"));
 }
 
+namespace {
+
+// Causal linear attention's running state (red-team round 14): kv(d, e, t, h) a scan over t of
+// 32 x 32 outer products per head, read by out(e, t, h) = sum_d q(d, t, h) kv(d, e, t, h).
+Built linear_attention_state() {
+    Param<int> T = shape_var("T", 1, 512, 512);
+    ImageParam q(Float(32), 3, "la_q"), k(Float(32), 3, "la_k"), v(Float(32), 3, "la_v");
+    Var d("d"), e("e"), t("t"), h("h");
+    Func kv("la_state");
+    kv(d, e, t, h) = k(d, t, h) * v(e, t, h);
+    RDom rt(1, T - 1, "rt");
+    kv(d, e, rt, h) = kv(d, e, rt - 1, h) + k(d, rt, h) * v(e, rt, h);
+    RDom rd(0, 32, "rd");
+    Func out("la_read");
+    out(e, t, h) = sum(q(rd, t, h) * kv(rd, e, t, h));
+    for (ImageParam *ip : {&q, &k, &v}) ip->set_estimates({{0, 32}, {0, T}, {0, 4}});
+    out.set_estimates({{0, 32}, {0, 512}, {0, 4}});
+    const auto in = [](const std::vector<int> &s) { return Sizes{{32, s[0], 4}, {32, s[0], 4}, {32, s[0], 4}}; };
+    return Built{out, {q, k, v}, {T}, in, [](const std::vector<int> &s) { return std::vector<int>{32, s[0], 4}; }};
+}
+
+}  // namespace
+
+// Its state's pure loops fused whole made a task per 32-point row of d: 65536 tasks at T = 512,
+// 7-10 ms of a 1.2 ms pipeline in the pool (apps/results/cpu/plane_tasks_2026-12-04/). Planes
+// of at most kSmallPlanePoints points go 8 to a task.
+TEST_CASE("a 4-D state of small planes computes several planes per parallel task", "[styles]") {
+    const std::string log = check_style(linear_attention_state, {{1}, {2}, {9}, {100}, {512}});
+    CHECK_THAT(log, Catch::Contains("Func la_state: planes of dimensions d, e of at most 4096 points"));
+    Built d = linear_attention_state();
+    Pipeline p = scheduled_counting_tasks(d);
+    d.vars[0].set(512);
+    Buffer<float> q(32, 512, 4), k(32, 512, 4), v(32, 512, 4);
+    q.fill(0.5f);
+    k.fill(1.0f);
+    v.fill(2.0f);
+    d.inputs[0].set(q);
+    d.inputs[1].set(k);
+    d.inputs[2].set(v);
+    g_tasks = 0;
+    Buffer<float> out = p.realize({32, 512, 4}, diet::runnable_host_target());
+    CHECK(out(3, 0, 1) == 32.0f);     // 32 x 0.5 x 1 x 2
+    CHECK(out(3, 9, 2) == 320.0f);    // ten steps of it
+    // The state's init: 64 x 4 tasks of 8 planes, not 65536 of one row.
+    INFO("tasks " << g_tasks.load());
+    CHECK(g_tasks.load() > 0);
+    CHECK(g_tasks.load() <= 4096);
+}
+
+namespace {
+
+// A Julia set written as a 3-Tuple update over ITER steps (red-team round 6): z computed at
+// root (two outputs read it), its update's vectors of x outermost but the rows.
+// `reference`: constant estimates (Halide 14's JIT takes no others; the reference runs unscheduled).
+Pipeline julia_set(Param<int> W, Param<int> H, Param<int> iterations, bool reference) {
+    Var x("x"), y("y");
+    Func z("ju_z");
+    z(x, y) = Tuple((cast<float>(x) + 0.5f) * 3.0f / cast<float>(W) - 1.5f, (cast<float>(y) + 0.5f) * 2.0f / cast<float>(H) - 1.0f, 0);
+    RDom r(0, iterations, "r");
+    const Expr zr = z(x, y)[0], zi = z(x, y)[1], escaped = zr * zr + zi * zi > 4.0f;
+    z(x, y) = Tuple(select(escaped, zr, zr * zr - zi * zi - 0.4f), select(escaped, zi, 2.0f * zr * zi + 0.6f),
+                    z(x, y)[2] + select(escaped, 0, 1));
+    Func count("ju_count"), magnitude("ju_mag");
+    count(x, y) = z(x, y)[2];
+    magnitude(x, y) = min(sqrt(z(x, y)[0] * z(x, y)[0] + z(x, y)[1] * z(x, y)[1]), 2.5f);
+    for (Func f : {count, magnitude}) f.set_estimates(reference ? Region{{0, 1}, {0, 1}} : Region{{0, W}, {0, H}});
+    return Pipeline({count, magnitude});
+}
+
+}  // namespace
+
+// Its update fused its vectors with the rows into one parallel loop: a task per vector of a
+// row, 7500 at 400 x 300 (0.70 ms; whole rows per task 0.14 ms,
+// apps/results/cpu/whole_row_tasks_2026-12-05/). Where there are 8 rows or more, each task takes
+// whole rows of vectors.
+TEST_CASE("an intermediate root's update with rows enough runs whole rows of vectors per task", "[styles]") {
+    Param<int> W = shape_var("W", 1, 400, 400), H = shape_var("H", 1, 300, 300), I = shape_var("ITER", 1, 64, 64);
+    Pipeline p = julia_set(W, H, I, false);
+    std::string log;
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(p, diet::runnable_host_target(), 2, 0, diet::Options{});
+        log = cap.finish();
+    }
+    INFO(log);
+    CHECK_THAT(log, Catch::Contains("Func ju_z: each parallel task of its update takes whole rows of vectors"));
+    p.jit_handlers().custom_do_par_for = count_tasks;
+    p.compile_jit(diet::runnable_host_target());
+    Param<int> RW("RW"), RH("RH"), RI("RI");
+    Pipeline reference = julia_set(RW, RH, RI, true);
+    for (const std::vector<int> &s : std::vector<std::vector<int>>{{1, 1, 1}, {7, 3, 5}, {100, 9, 64}, {400, 300, 64}, {33, 300, 2}}) {
+        INFO("shape " << s[0] << " x " << s[1] << ", " << s[2] << " iterations");
+        W.set(s[0]), H.set(s[1]), I.set(s[2]), RW.set(s[0]), RH.set(s[1]), RI.set(s[2]);
+        Buffer<int> count(s[0], s[1]), ref_count(s[0], s[1]);
+        Buffer<float> mag(s[0], s[1]), ref_mag(s[0], s[1]);
+        g_tasks = 0;
+        p.realize({count, mag}, diet::runnable_host_target());
+        const int64_t tasks = g_tasks.load();
+        reference.realize({ref_count, ref_mag}, diet::runnable_host_target());
+        int wrong = 0;
+        count.for_each_element([&](int x, int y) {
+            wrong += count(x, y) != ref_count(x, y) || std::abs(mag(x, y) - ref_mag(x, y)) > 1e-3f;
+        });
+        CHECK(wrong == 0);
+        // At 400 x 300: about 300 rows' tasks and the outputs' few, not 7500 vectors'.
+        if (s[0] == 400) {
+            INFO("tasks " << tasks);
+            CHECK(tasks > 0);
+            CHECK(tasks <= 2000);
+        }
+    }
+}
+
 // A 3x3 max pool of stride 2 (inline maximum() over an RDom): the window's columns unrolled
 // inside the vector (the accumulator stays in a register, the overlapping loads are shared),
 // correct at shapes across the family, the smallest a single output point.

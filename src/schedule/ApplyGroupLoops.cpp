@@ -1,5 +1,5 @@
-// A stage group's loop nests: update loops, row reductions in vector lanes, rfactor, parallel
-// loops and the run-time sizes that decide them (schedule/GroupApplier.h).
+// A stage group's loop nests: update loops, row reductions in vector lanes, rfactor, and the
+// run-time sizes that decide them (schedule/GroupApplier.h; their parallel tasks: ParallelTasks.cpp).
 #include "schedule/GroupApplier.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/ParamRanges.h"
@@ -42,36 +42,8 @@ void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool p
         iterations = size_constant(1);
         for (size_t d = 1; d < args.size(); d++) iterations = times(iterations, extent_of(n, (int)d));
     }
+    if (!n.is_output && args.size() >= 3 && planes_in_tasks(st, n)) return;
     parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1), iterations);
-}
-
-// A stage whose parallel loop is its row loop `y` alone: one row per task made 900 tasks of
-// 100 points for a scan along each row (f(r, y) = f(r - 1, y) + in(r, y)), its init as many,
-// 2x slower than serial unscheduled Halide (probe 13). Where there are rows enough (a
-// specialization, scheduled here in full), kRowsPerTask rows per task; a constant factor (one
-// computed at run time loosens Halide's bounds, see fused_parallel_unless_small). `order`:
-// the stage's loops inside y, innermost first (empty: leave the order as it is).
-void GroupApplier::rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order) {
-    const int d = dim_of(n, y);
-    const std::optional<SizeExpr> rows = d >= 0 ? extent_of(n, d) : std::nullopt;
-    if (!rows || constant_value(rows->expr)) return;
-    StageRef many = w_.specialize(st, w_.at_least(*rows, kRowsPerTask * kTasksPerCoreEnough));
-    const std::string task = y + "_task", in_task = y + "_in_task";
-    w_.split(many, y, task, in_task, kRowsPerTask, TailStrategy::GuardWithIf);
-    if (!order.empty()) {
-        std::vector<std::string> many_order = order;
-        many_order.push_back(in_task);
-        many_order.push_back(task);
-        w_.reorder(many, many_order);
-    }
-    parallel_fused(many, {task}, n.name + "_s" + std::to_string(stage), stage_points(n, stage, 1));
-}
-
-// The loops `outer` fused into one parallel loop (fused_parallel_unless_small): a small outer
-// dimension alone (3 colour channels) cannot feed the cores.
-void GroupApplier::parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
-                                  const std::optional<SizeExpr> &points, const std::optional<SizeExpr> &iterations) {
-    if (!outer.empty()) fused_parallel_unless_small(w_, st, outer, base + "_par", points, iterations);
 }
 
 // The points a stage of `n` computes (its run-time extents, times the reduction's steps for an
@@ -387,6 +359,10 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         return;
     }
     if (rows_inside && banded_tasks(st, s, n, outer, x + "_vo", *y)) return;
+    if (!rows_inside && !n.is_output && whole_row_tasks(st, s, n, outer, x + "_vo")) {
+        unroll_window_per_value(st, s, n);
+        return;
+    }
     // Nothing is computed inside these loops (members are computed in the last stage's tiles):
     // several fused iterations may make one task, on an output (see pure_loops).
     std::optional<SizeExpr> iterations;
@@ -410,7 +386,13 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
 // register (a 3x3 / 2 max pool of 64 channels, apps/results/cpu/window_unroll_2026-11-30/:
 // 0.48-0.69 ms instead of 0.71-0.86). Not a loop any Func is computed at (unroll_windows_).
 bool GroupApplier::window_may_unroll(const StageNode &s, const FuncNode &n) const {
-    if (s.index == 0 || !unroll_windows_) return false;
+    return unroll_windows_ && writes_at_pure_point(s, n);
+}
+
+// Whether update `s` writes each step at its pure variables (not a scatter: a bilateral grid's
+// histogram writes at a data-dependent z).
+bool GroupApplier::writes_at_pure_point(const StageNode &s, const FuncNode &n) const {
+    if (s.index == 0) return false;
     const std::vector<std::string> pure = s.pure_vars();
     for (const Expr &arg : n.func.updates()[s.index - 1].args()) {
         const Internal::Variable *v = arg.as<Internal::Variable>();

@@ -565,35 +565,6 @@ bool GroupApplier::heavy_group(const GroupPlan &g) const {
     return nodes >= kHeavyGroupNodes;
 }
 
-std::string fused_parallel_unless_small(ScheduleWriter &w, ScheduleWriter::StageRef &st, const std::vector<std::string> &outer,
-                                        const std::string &fused_prefix, const std::optional<SizeExpr> &points,
-                                        const std::optional<SizeExpr> &iterations) {
-    std::string par = outer.at(0);
-    for (size_t i = 1; i < outer.size(); i++) {
-        const std::string fused = fused_prefix + std::to_string(i);
-        w.fuse(st, par, outer[i], fused);
-        par = fused;
-    }
-    if (points) w.specialize(st, w.at_most(*points, kSerialPoints));
-    if (points && iterations && !constant_value(iterations->expr)) {
-        // Many iterations of few points each (a per-channel scale of 64 images of one 56-wide
-        // row: 4096 tasks of 56 points, 0.5x serial unscheduled Halide, probe 13; a depthwise
-        // convolution's zero pass over 32 channels of 128 x 128 points: 16384 tasks of 32
-        // points, 3x the whole layer's time with 16 per task): a constant number of them per
-        // task there, more the smaller they are (GroupedIterations; the first tier that holds
-        // is taken, Halide tries specializations in order).
-        const SizeExpr per_iteration = ceil_div(*points, size_max(*iterations, size_constant(1)));
-        for (const GroupedIterations &tier : kGroupedIterations) {
-            ScheduleWriter::StageRef grouped = w.specialize(
-                st, w.all_of({w.at_least(*iterations, tier.per_task * 4), w.at_most(per_iteration, tier.max_points)}));
-            w.split(grouped, par, par + "_task", par + "_in_task", tier.per_task, TailStrategy::GuardWithIf);
-            w.parallel(grouped, par + "_task");
-        }
-    }
-    w.parallel(st, par);
-    return par;
-}
-
 std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref, const std::string &buffer) {
     if (dag.has(buffer) && dag.node(buffer).is_output) return ref(buffer).ident + ".output_buffer()";
     const size_t dot = buffer.rfind('.');

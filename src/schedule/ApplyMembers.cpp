@@ -43,11 +43,7 @@ bool GroupApplier::long_member_chain(const StageNode &s, const FuncNode &m) {
     if (heavy_group_ || s.index == 0 || !window_unroll_values(s, m).empty() || m.func.outputs() > kValuesSharingVectors) return false;
     // Every step updates the point itself (its left-hand side the pure variables): a scan's
     // steps each update another point, no chain per point.
-    const std::vector<std::string> pure = s.pure_vars();
-    for (const Expr &arg : m.func.updates()[s.index - 1].args()) {
-        const Internal::Variable *v = arg.as<Internal::Variable>();
-        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
-    }
+    if (!writes_at_pure_point(s, m)) return false;
     // Gathered steps (a bilateral filter's weights looked up per pixel) are bound by the
     // gathers' throughput, not the chain: wider, the LUT bilateral of red-team round 9 ran
     // 1.24-1.78x slower (its last step guarded, every lane a predicated gather).

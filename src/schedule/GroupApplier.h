@@ -25,6 +25,10 @@ constexpr int64_t kLongReductionSteps = 64;  // steps per point from which a one
 // twice the contraction's kMinTaskFmas: gathered attention rows of 128 steps, 256K counted
 // point-steps, ran 1.28x slower as two tasks than as one; apps/results/cpu/long_steps_grain_2026-12-02/).
 constexpr int64_t kMinTaskPointSteps = 262144;
+// Points of a plane of an intermediate root up to which its pure loops' tasks take whole planes
+// (planes_in_tasks; a heuristic: kRowsPerTask planes of it, 32 KiB of floats, are a task worth
+// the pool's cost, and below it the planes' rows are too few and short to be tasks).
+constexpr int64_t kSmallPlanePoints = 4096;
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
 constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
@@ -121,6 +125,7 @@ private:
     // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
     int lanes_of(const FuncNode &n) const;
     static int value_bits(const FuncNode &n);  // its widest value's bits
+    bool planes_in_tasks(StageRef &st, const FuncNode &n);
     void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
                     TailStrategy tail = TailStrategy::GuardWithIf);
     void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order);
@@ -146,6 +151,7 @@ private:
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // Whether an update's window loops may run unrolled: every step updates the same point.
     bool window_may_unroll(const StageNode &s, const FuncNode &n) const;
+    bool writes_at_pure_point(const StageNode &s, const FuncNode &n) const;
     // ---- specializations per value of a small-range Param (ParamValues.cpp) ----
     // The group once per value of a divisor.
     void per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
@@ -170,6 +176,8 @@ private:
     Condition whole_steps_only(const SizeExpr &row, int width);
     Condition short_rows_whole_vectors(const SizeExpr &row, int lanes, int width);
     TailStrategy update_tail(const FuncNode &n) const;
+    bool whole_row_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
+                         const std::string &x_vo);
     bool banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
                       const std::string &x_vo, const std::string &y);
     PlaneRows decide_plane_rows(StageRef &st, const StageNode &s, const FuncNode &n, const std::string &y, int lanes, int width,
