@@ -5,6 +5,7 @@
 #include "space/HostCpu.h"
 #include "options/Options.h"
 #include "plugin/Diet.h"
+#include "test_support.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -112,6 +113,32 @@ TEST_CASE("constant estimates are a one-shape family and schedule fine", "[error
     Matmul m;
     m.y.set_estimates({{0, 64}, {0, 48}});
     CHECK(error_of(m.y) == "no error");
+}
+
+TEST_CASE("constant estimates over a pipeline that reads ranged Params say once what they schedule for", "[errors]") {
+    // The sizes vary at run time (the boundary condition reads W), but every estimate is a
+    // constant: a one-shape family, whose tiles may not fit smaller outputs. Said once, naming W.
+    // With the output's estimate over W the family is a range, and nothing is said.
+    Param<int> W("W", 512, 1, 1024);
+    auto scheduled_stderr = [&](bool ranged) {
+        ImageParam in(Float(32), 1, "in");
+        Var x("x");
+        Func clamped = BoundaryConditions::repeat_edge(in, {{0, W}});
+        Func out("out");
+        out(x) = clamped(x - 1) + clamped(x + 1);
+        out.set_estimates({{0, ranged ? Expr(W) : Expr(1024)}});
+        in.set_estimates({{0, 1024}});
+        diet_test::StderrCapture cap(false);
+        CHECK(error_of(out) == "no error");
+        return cap.finish();
+    };
+    const std::string text = scheduled_stderr(false);
+    const std::string note = "[diet] note: every estimate is a constant, so the family is one shape (out 1024)";
+    const size_t first = text.find(note);
+    CHECK(first != std::string::npos);
+    CHECK(text.find(note, first + 1) == std::string::npos);
+    CHECK_THAT(text, Catch::Contains("the ranged Params W appear in no estimate"));
+    CHECK_THAT(scheduled_stderr(true), !Catch::Contains("every estimate is a constant"));
 }
 
 // ---- issue 7, bad input through the real entry point and the sizes the cases above miss --------

@@ -349,6 +349,35 @@ void drop_empty_output_values(ShapeVar &v, const std::vector<OutputEstimate> &ou
 }
 }  // namespace
 
+namespace {
+// Every estimate a constant: the family is one shape, scheduled like Halide's own autoschedulers
+// schedule (tiles of that shape's size, ShiftInwards), so an output smaller than a tile fails
+// Halide's bounds checks at run time, as theirs do. Said once, with the ranged Params the
+// pipeline reads but no estimate uses (the likely intent: sizes that vary at run time).
+void note_single_shape(const ShapeFamily &fam, const std::vector<Function> &outputs) {
+    if (!fam.vars.empty()) return;
+    std::ostringstream sizes;
+    for (const OutputEstimate &oe : fam.outputs) {
+        sizes << (&oe == &fam.outputs.front() ? "" : ", ") << oe.func << " ";
+        for (size_t d = 0; d < oe.extent.size(); d++) sizes << (d ? " x " : "") << oe.extent[d];
+    }
+    std::ostringstream ranged;
+    for (const auto &[name, p] : all_params(outputs)) {
+        if (!p.is_buffer() && (p.type().is_int() || p.type().is_uint()) && p.min_value().defined() &&
+            p.max_value().defined()) {
+            ranged << (ranged.tellp() > 0 ? ", " : "") << name;
+        }
+    }
+    std::cerr << "[diet] note: every estimate is a constant, so the family is one shape (" << sizes.str()
+              << "): its schedule, like Halide's other autoschedulers', may fail Halide's bounds checks "
+              << "on outputs smaller than its tiles. For one library tuned and correct over a range of "
+              << "sizes, write the outputs' estimates with ranged Params (out.set_estimates({{0, W}, {0, H}}) "
+              << "with W.set_range(1, 1024))"
+              << (ranged.tellp() > 0 ? "; the ranged Params " + ranged.str() + " appear in no estimate" : std::string())
+              << ".\n";
+}
+}  // namespace
+
 ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Options &opts) {
     ShapeFamily fam;
     std::map<std::string, Parameter> used;  // scalar params appearing in estimates
@@ -467,6 +496,7 @@ ShapeFamily read_shape_family(const std::vector<Function> &outputs, const Option
             }
         }
     }
+    note_single_shape(fam, outputs);
     return fam;
 }
 
