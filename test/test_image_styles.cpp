@@ -1816,3 +1816,69 @@ TEST_CASE("a table written as mux() and read at a reduction variable is computed
     CHECK(std::regex_search(log, std::regex(R"(Func fa_dx(\$\d+)?: computed)")));
     CHECK(std::regex_search(log, std::regex(R"(Func fa_dy(\$\d+)?: computed)")));
 }
+
+// An RGBA resampler (interleaved [c, x, y]) whose sum over a 4 x 4 window is its own Func,
+// sum(ox, oy, c) as hl.sum writes it: its update gathers along ox (the taps' x is computed) and
+// reads the input at clamped x and y but an unclamped channel c. Its rows' last steps round up
+// along ox (a guarded step of gathers runs lane by lane: 2x slower at 129 points a row), which
+// the unclamped c does not forbid; correct from 1 x 1 up, across the family.
+TEST_CASE("a gathered update of an intermediate rounds its last vectors up where its reads are clamped along them", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 4, 128, 128), H = shape_var("H", 4, 96, 96);
+            Param<int> OW = shape_var("OW", 1, 256, 256), OH = shape_var("OH", 1, 192, 192);
+            ImageParam in(Float(32), 3, "rgba_in");
+            Var c("c"), ox("ox"), oy("oy");
+            Expr fx = (cast<float>(ox) + 0.5f) * (cast<float>(W) / cast<float>(OW)) - 0.5f;
+            Expr fy = (cast<float>(oy) + 0.5f) * (cast<float>(H) / cast<float>(OH)) - 0.5f;
+            Expr ix = cast<int>(floor(fx)), iy = cast<int>(floor(fy));
+            Expr tx = fx - floor(fx), ty = fy - floor(fy);
+            RDom r(-1, 4, -1, 4, "r");
+            Func sum("rs_sum"), out("rs_out");
+            sum(ox, oy, c) = 0.f;
+            sum(ox, oy, c) += (1.f - abs(cast<float>(r.x) - tx) * 0.5f) * (1.f - abs(cast<float>(r.y) - ty) * 0.5f) *
+                              in(c, clamp(ix + r.x, 0, W - 1), clamp(iy + r.y, 0, H - 1));
+            out(c, ox, oy) = sum(ox, oy, c) * 0.25f;
+            in.set_estimates({{0, 4}, {0, W}, {0, H}});
+            out.set_estimates({{0, 4}, {0, OW}, {0, OH}});
+            return Built{out, {in}, {W, H, OW, OH},
+                         [](const std::vector<int> &s) { return Sizes{{4, s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{4, s[2], s[3]}; }};
+        },
+        {{4, 4, 1, 1}, {5, 7, 3, 2}, {65, 49, 129, 97}, {64, 48, 128, 96}, {128, 96, 256, 192}, {100, 20, 255, 5}}, nullptr, &source);
+    INFO(source);
+    CHECK_THAT(log, Catch::Contains("Func rs_sum: its update's last vectors rounded up"));
+    CHECK_THAT(source, Catch::Contains("TailStrategy::RoundUp"));
+}
+
+// A lens remap (Brown's radial model) of an interleaved RGB image, bilinear from a
+// constant_exterior boundary condition at coordinates computed per pixel through floats. Halide
+// bounds those coordinates only loosely (r^2 = ux * ux + uy * uy widens every interval), so the
+// boundary condition, computed over the region they span, filled many times the image per call
+// (red-team round 15: 70x Mullapudi2016's time at 1024 x 768). It stays inlined, read in place.
+TEST_CASE("a boundary condition read at loosely bounded coordinates is inlined, not computed over their region", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 256, 256), H = shape_var("H", 1, 192, 192), K = shape_var("K", 0, 400, 200);
+            ImageParam in(Float(32), 3, "lens_in");
+            Var c("c"), x("x"), y("y");
+            Func e = BoundaryConditions::constant_exterior(in, 0.f, {{0, 3}, {0, W}, {0, H}});
+            Expr cx = cast<float>(W) * 0.5f, cy = cast<float>(H) * 0.5f, nrm = 1.f / max(cx, cy);
+            Expr ux = (cast<float>(x) + 0.5f - cx) * nrm, uy = (cast<float>(y) + 0.5f - cy) * nrm;
+            Expr s = 1.f + cast<float>(K) * 0.001f * (ux * ux + uy * uy);
+            Expr sx = ux * s / nrm + cx - 0.5f, sy = uy * s / nrm + cy - 0.5f;
+            Expr ix = cast<int>(floor(sx)), iy = cast<int>(floor(sy));
+            Expr ax = sx - floor(sx), ay = sy - floor(sy);
+            Func out("lens_out");
+            out(c, x, y) = (e(c, ix, iy) * (1 - ax) + e(c, ix + 1, iy) * ax) * (1 - ay) +
+                           (e(c, ix, iy + 1) * (1 - ax) + e(c, ix + 1, iy + 1) * ax) * ay;
+            in.set_estimates({{0, 3}, {0, W}, {0, H}});
+            out.set_estimates({{0, 3}, {0, W}, {0, H}});
+            return Built{out, {in}, {W, H, K},
+                         [](const std::vector<int> &s) { return Sizes{{3, s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{3, s[0], s[1]}; }};
+        },
+        {{1, 1, 0}, {2, 3, 400}, {37, 20, 100}, {129, 97, 51}, {256, 192, 400}});
+    CHECK_THAT(log, !Catch::Contains("Func constant_exterior: computed"));
+}

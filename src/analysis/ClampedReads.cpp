@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <set>
+#include <utility>
 
 namespace diet {
 
@@ -40,6 +43,31 @@ struct InputReads : IRVisitor {
     }
 };
 
+// Reads whose coordinates may grow with `growing` (some of the reader's pure variables): an input
+// read at one is unclamped; a producer read at one grows along those of its own dimensions.
+struct GrowingReads : IRVisitor {
+    const FunctionDAG *dag = nullptr;
+    std::vector<std::string> growing;
+    std::map<std::string, std::set<std::string>> producers;  // producer -> its growing dimensions
+    bool unclamped = false;
+    using IRVisitor::visit;
+    void visit(const Call *c) override {
+        IRVisitor::visit(c);
+        if (c->call_type == Call::Image) {
+            for (const Expr &a : c->args) unclamped |= !bounded_coordinate(a, growing);
+        } else if (c->call_type == Call::Halide) {
+            if (!dag->has(c->name)) {
+                for (const Expr &a : c->args) unclamped |= !bounded_coordinate(a, growing);
+                return;
+            }
+            const std::vector<std::string> &args = dag->node(c->name).func.args();
+            for (size_t i = 0; i < c->args.size() && i < args.size(); i++) {
+                if (!bounded_coordinate(c->args[i], growing)) producers[c->name].insert(args[i]);
+            }
+        }
+    }
+};
+
 }  // namespace
 
 bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
@@ -66,6 +94,31 @@ bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
         return memo[name] = ok;
     };
     return dag.has(func) && clamped(func);
+}
+
+bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var) {
+    // Decided per (Func, growing dimensions); a cycle is decided by the other reads.
+    std::map<std::pair<std::string, std::set<std::string>>, bool> memo;
+    std::function<bool(const std::string &, const std::set<std::string> &)> clamped =
+        [&](const std::string &name, const std::set<std::string> &growing) -> bool {
+        const auto key = std::make_pair(name, growing);
+        auto it = memo.find(key);
+        if (it != memo.end()) return it->second;
+        memo[key] = false;  // a Func reading itself is decided by its other reads
+        const FuncNode &n = dag.node(name);
+        if (n.is_extern || !n.func.has_pure_definition() || (n.is_output && name != func)) return memo[key] = false;
+        GrowingReads reads;
+        reads.dag = &dag;
+        reads.growing.assign(growing.begin(), growing.end());
+        accept_without_lets(n.func.definition(), &reads);
+        for (const Definition &u : n.func.updates()) accept_without_lets(u, &reads);
+        bool ok = !reads.unclamped;
+        for (const auto &[p, dims] : reads.producers) {
+            if (p != name) ok = ok && clamped(p, dims);
+        }
+        return memo[key] = ok;
+    };
+    return dag.has(func) && clamped(func, {var});
 }
 
 }  // namespace diet

@@ -18,4 +18,11 @@ namespace diet {
 
 bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func);
 
+// The same for a Func computed over more points along one pure variable `var` only (an update's
+// last vectors rounded up along dimension 0): reads that do not move with `var` need no clamp,
+// and a producer grows only along the dimensions read at coordinates that move with it. An
+// RGBA resampler's sum read in[c, clamp(..), clamp(..)] at an unclamped channel c, which rounding
+// up along x leaves alone.
+bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var);
+
 }  // namespace diet

@@ -175,7 +175,7 @@ private:
     enum class PlaneRows { decide, inside, shared, outside };
     Condition whole_steps_only(const SizeExpr &row, int width);
     Condition short_rows_whole_vectors(const SizeExpr &row, int lanes, int width);
-    TailStrategy update_tail(const FuncNode &n) const;
+    TailStrategy update_tail(const FuncNode &n, const StageNode &s) const;
     bool whole_row_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,
                          const std::string &x_vo);
     bool banded_tasks(StageRef &st, const StageNode &s, const FuncNode &n, const std::vector<std::string> &outer,

@@ -1,6 +1,6 @@
 """Diet's schedule source for every red-team pipeline of rounds 1, 3-8 on one target, no compile.
 usage: schedall_any.py PLUGIN OUTDIR A|B   (A: the AVX-512 target, B: AVX2)
-SCHEDALL_MORE=1 adds rounds 9-14 (r9_ to r14_) and the scan pipelines of ../scan_lanes_2026-12-01 (scan_);
+SCHEDALL_MORE=1 adds rounds 9-15 (r9_ to r15_) and the scan pipelines of ../scan_lanes_2026-12-01 (scan_);
 SCHEDALL_ONLY=name,name schedules only those pipelines.
 Writes OUTDIR/<round>_<pipeline>.txt; diff two OUTDIRs to find the pipelines a change reschedules."""
 import importlib.util
@@ -23,7 +23,8 @@ ROUNDS = [("r1", "redteam_2026-11-30", "pipes"), ("r3", "redteam3_fixes_2026-11-
 if os.environ.get("SCHEDALL_MORE"):
     ROUNDS += [("r9", "redteam9_2026-12-01", "pipes9"), ("scan", "scan_lanes_2026-12-01", "pipes"),
                ("r10", "redteam10_2026-12-01", "pipes10"), ("r11", "redteam11_2026-12-02", "pipes11"),
-               ("r12", "redteam12_2026-12-02", "pipes12"), ("r13", "redteam13_2026-12-03", "pipes13"), ("r14", "redteam14_2026-12-03", "pipes14")]
+               ("r12", "redteam12_2026-12-02", "pipes12"), ("r13", "redteam13_2026-12-03", "pipes13"), ("r14", "redteam14_2026-12-03", "pipes14"),
+               ("r15", "redteam15_2026-12-05", "pipes15")]
 ONLY = os.environ.get("SCHEDALL_ONLY")  # comma-separated pipeline names: schedule only these
 for tag, d, mod in ROUNDS:
     sys.path.insert(0, os.path.join(R, d))
