@@ -96,7 +96,7 @@ bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func) {
     return dag.has(func) && clamped(func);
 }
 
-bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var) {
+bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var, bool producers_may_grow) {
     // Decided per (Func, growing dimensions); a cycle is decided by the other reads.
     std::map<std::pair<std::string, std::set<std::string>>, bool> memo;
     std::function<bool(const std::string &, const std::set<std::string> &)> clamped =
@@ -114,7 +114,7 @@ bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func,
         for (const Definition &u : n.func.updates()) accept_without_lets(u, &reads);
         bool ok = !reads.unclamped;
         for (const auto &[p, dims] : reads.producers) {
-            if (p != name) ok = ok && clamped(p, dims);
+            if (p != name) ok = ok && (producers_may_grow || dag.node(p).is_input_wrapper) && clamped(p, dims);
         }
         return memo[key] = ok;
     };

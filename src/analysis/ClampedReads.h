@@ -23,6 +23,9 @@ bool reads_inputs_clamped(const FunctionDAG &dag, const std::string &func);
 // and a producer grows only along the dimensions read at coordinates that move with it. An
 // RGBA resampler's sum read in[c, clamp(..), clamp(..)] at an unclamped channel c, which rounding
 // up along x leaves alone.
-bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var);
+// `producers_may_grow` false: no Func it reads at coordinates moving with `var` may grow but an
+// input wrapper (inlined where read).
+bool reads_inputs_clamped_along(const FunctionDAG &dag, const std::string &func, const std::string &var,
+                                bool producers_may_grow = true);
 
 }  // namespace diet

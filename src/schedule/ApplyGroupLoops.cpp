@@ -442,15 +442,18 @@ void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &r
 // bicubic's sum, 129 points a row in 64-point steps, ran its rows in 0.78 ms where 16-point
 // steps took 0.39 and whole rows of 128 points 0.32 (its last step cost about three whole
 // ones; apps/results/cpu/interleaved_sums_2026-12-05/); one vector per step for every gathered
-// update lost up to 1.4x on long rows, where a step rounded up costs at most a step.
+// update lost up to 1.4x on long rows, where a step rounded up costs at most a step. Not for a
+// scatter, nor where the rounded points would grow a computed producer's region: a bilateral
+// grid's histogram ran 1.13-1.51x slower rounded up (AVX2), a Lanczos resize's second pass 1.06-
+// 1.27x (apps/results/cpu/gathered_tails_2026-12-05/).
 Halide::TailStrategy GroupApplier::update_tail(const FuncNode &n, const StageNode &s) const {
     if (n.is_output || n.func.args().empty()) return TailStrategy::GuardWithIf;
     if (value_bits(n) < 32 && !masked_narrow_lanes_ && reads_inputs_clamped(dag_, n.name)) return TailStrategy::RoundUp;
     const std::string &x = n.func.args()[0];
     const std::vector<std::string> pure = s.pure_vars();
     const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-    const bool gathered = s.index > 0 && x_pure && gathers_along(n.func.updates()[s.index - 1], x);
-    return gathered && reads_inputs_clamped_along(dag_, n.name, x) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
+    const bool gathered = s.index > 0 && x_pure && gathers_along(n.func.updates()[s.index - 1], x) && writes_at_pure_point(s, n);
+    return gathered && reads_inputs_clamped_along(dag_, n.name, x, false) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
 }
 
 // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable
