@@ -1882,3 +1882,103 @@ TEST_CASE("a boundary condition read at loosely bounded coordinates is inlined, 
         {{1, 1, 0}, {2, 3, 400}, {37, 20, 100}, {129, 97, 51}, {256, 192, 400}});
     CHECK_THAT(log, !Catch::Contains("Func constant_exterior: computed"));
 }
+
+// HSV -> RGB as written by hand (red-team round 15): a per-pixel 3-Tuple (p, q, t) read by every
+// channel of an interleaved output through the sector's mux. Broadcast to the 3 channels, it is
+// cheaper recomputed per channel than stored and read back (2.2x slower computed at root):
+// inlined, in both layouts of the output. Interleaved, the channels are unrolled where the
+// buffer holds 3 of them from 0, so that each channel's select folds (from 3 only, every channel
+// computed all three muxes: 1.7x slower).
+TEST_CASE("a cheap per-pixel Tuple read by every channel of an RGB output is inlined", "[styles]") {
+    for (const bool interleaved : {true, false}) {
+        INFO("interleaved " << interleaved);
+        std::string lowered, source;
+        const std::string log = check_style(
+            [interleaved] {
+                Param<int> W = shape_var("W", 1, 256, 256), H = shape_var("H", 1, 192, 192);
+                ImageParam in(Float(32), 3, "hsv_in");
+                Var c("c"), x("x"), y("y");
+                Expr h = in(x, y, 0) * 360.f + 400.f;
+                h = h - 360.f * floor(h * (1.f / 360.f));
+                Expr s = min(abs(in(x, y, 1)), 1.f), v = abs(in(x, y, 2));
+                Expr hh = h * (1.f / 60.f), f = hh - floor(hh);
+                Func sector("hsv_sector"), pqt("hsv_pqt"), out("hsv_out");
+                sector(x, y) = clamp(cast<int>(floor(hh)), 0, 5);
+                pqt(x, y) = Tuple(v * (1.f - s), v * (1.f - s * f), v * (1.f - s * (1.f - f)));
+                Expr P = pqt(x, y)[0], Q = pqt(x, y)[1], T = pqt(x, y)[2], sc = sector(x, y);
+                Expr R = mux(sc, {v, Q, P, P, T, v}), G = mux(sc, {T, v, v, Q, P, P}), B = mux(sc, {P, P, T, v, v, Q});
+                Expr value = select(c == 0, R, c == 1, G, B);
+                if (interleaved) out(c, x, y) = value;
+                else out(x, y, c) = value;
+                in.set_estimates({{0, W}, {0, H}, {0, 3}});
+                if (interleaved) out.set_estimates({{0, 3}, {0, W}, {0, H}});
+                else out.set_estimates({{0, W}, {0, H}, {0, 3}});
+                return Built{out, {in}, {W, H},
+                             [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 3}}; },
+                             [interleaved](const std::vector<int> &s) {
+                                 return interleaved ? std::vector<int>{3, s[0], s[1]} : std::vector<int>{s[0], s[1], 3};
+                             }};
+            },
+            {{1, 1}, {2, 3}, {17, 5}, {129, 97}, {256, 192}}, &lowered, &source);
+        CHECK_THAT(log, !Catch::Contains("Func hsv_pqt: computed"));
+        CHECK_THAT(lowered, !Catch::Contains("produce hsv_pqt"));
+        if (interleaved) CHECK_THAT(source, Catch::Contains("dim(0).extent() == 3 && hsv_out.output_buffer().dim(0).min() == 0"));
+    }
+}
+
+// An integral histogram (red-team round 15): 8 bins innermost, `ih(b, x, y)`, summed along x,
+// then down y. The scan down y steps across the (b, x) planes; with one 8-bin vector per step it
+// walked each column alone, a page per step (1.7-6.6x Adams2019's time at 640 x 480). It runs a
+// tile of rows of x inside each step instead, as a reduction across planes does.
+TEST_CASE("a scan down the planes of a Func with a short innermost dimension runs rows inside its steps", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 320, 320), H = shape_var("H", 1, 240, 240);
+            ImageParam in(UInt(8), 2, "ihist_in");
+            Var b("b"), x("x"), y("y");
+            Func ih("ihist_int"), out("ihist_out");
+            ih(b, x, y) = select(cast<int>(in(x, y) >> 5) == b, 1, 0);
+            RDom rx(1, W - 1, "rx"), ry(1, H - 1, "ry");
+            ih(b, rx, y) = ih(b, rx, y) + ih(b, rx - 1, y);
+            ih(b, x, ry) = ih(b, x, ry) + ih(b, x, ry - 1);
+            out(b, x, y) = ih(b, x, y) - ih(b, max(x - 3, 0), y) - ih(b, x, max(y - 3, 0)) + ih(b, max(x - 3, 0), max(y - 3, 0));
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, 8}, {0, W}, {0, H}});
+            return Built{out, {in}, {W, H},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{8, s[0], s[1]}; }};
+        },
+        // The unscheduled reference recomputes the scans per point (O((W H)^2)): the largest
+        // shape is one just past the rows' threshold (2^18 points of the scan's steps).
+        {{1, 1}, {2, 3}, {37, 20}, {205, 170}});
+    CHECK_THAT(log, Catch::Contains("Func ihist_int: its reduction steps across planes"));
+    // Its init's rows of 8 bins made a task each (307200 of 8 points at 640 x 480): 512 per task.
+    CHECK_THAT(log, Catch::Contains("Func ihist_int: rows of dimension b of at most 8 points: 512 of them per parallel task"));
+}
+
+// Many tiny products (red-team round 15): C = A B A^T per batch element n, 8 x 8 each, written as
+// unrolled sums (no RDom). The product T is computed per n in C's tiles; a task per n was a task
+// per 64 points (2-11x Adams2019's time). Tasks take 64 of them, T still computed per n.
+TEST_CASE("a batch of tiny products computed per element takes many elements per task", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> N = shape_var("N", 1, 4096, 4096);
+            ImageParam A(Float(32), 3, "bt_a"), B(Float(32), 3, "bt_b");
+            Var i("i"), j("j"), n("n");
+            Func T("bt_t"), C("bt_c");
+            Expr t = 0.f, c = 0.f;
+            for (int k = 0; k < 8; k++) t += A(k, i, n) * B(j, k, n);
+            T(i, j, n) = t;
+            for (int k = 0; k < 8; k++) c += T(k, i, n) * A(k, j, n);
+            C(i, j, n) = c;
+            A.set_estimates({{0, 8}, {0, 8}, {0, N}});
+            B.set_estimates({{0, 8}, {0, 8}, {0, N}});
+            C.set_estimates({{0, 8}, {0, 8}, {0, N}});
+            return Built{C, {A, B}, {N},
+                         [](const std::vector<int> &s) { return Sizes{{8, 8, s[0]}, {8, 8, s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{8, 8, s[0]}; }};
+        },
+        {{1}, {2}, {63}, {65}, {300}, {4096}});
+    CHECK_THAT(log, Catch::Contains("Func bt_c: its members computed per point of n in a plane of constant size: 64 of them per parallel task."));
+    CHECK_THAT(log, Catch::Contains("Func bt_t: computed per tile of bt_c at n_in_task"));
+}

@@ -27,7 +27,7 @@ int GroupApplier::lanes_of(const FuncNode &n) const {
 }
 
 void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
-                              TailStrategy tail) {
+                              TailStrategy tail, int64_t dim0_largest) {
     const std::vector<std::string> args = n.func.args();
     if (args.empty()) return;
     vectorize_dim(st, args[0], lanes, tail);
@@ -42,7 +42,7 @@ void GroupApplier::pure_loops(StageRef &st, const FuncNode &n, int lanes, bool p
         iterations = size_constant(1);
         for (size_t d = 1; d < args.size(); d++) iterations = times(iterations, extent_of(n, (int)d));
     }
-    if (!n.is_output && args.size() >= 3 && planes_in_tasks(st, n)) return;
+    if (!n.is_output && args.size() >= 3 && planes_in_tasks(st, n, dim0_largest)) return;
     parallel_fused(st, {args.begin() + 1, args.end()}, n.name + "_s0", stage_points(n, 0, 1), iterations);
 }
 
@@ -418,7 +418,7 @@ void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &r
     for (const StageNode &s : n.stages) {
         StageRef st = w_.stage(root, s.index, s);
         if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_stage(g, n, st, s);
-        else if (s.index == 0) pure_loops(st, n, g.vector_lanes, true);
+        else if (s.index == 0) pure_loops(st, n, g.vector_lanes, true, TailStrategy::GuardWithIf, g.dim0_largest);
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size() && g.members_per_point) point_stage(g, n, root, st, s);
         else if (!g.members.empty() && s.index + 1 == (int)n.stages.size()) tile_stage(g, n, root, st, s.rvars());
         else if (g.row_lanes() && s.index == 1) row_lanes(g.lane_rvar, n, root, st, s, g.vector_lanes, true);

@@ -1,6 +1,7 @@
 // A stage group's root on the live Funcs (schedule/GroupApplier.h; its members: ApplyMembers.cpp), and apply_group.
 #include "schedule/GroupApplier.h"
 #include "analysis/DefinitionNodes.h"
+#include "analysis/ChannelSelects.h"
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/MathCalls.h"
@@ -197,7 +198,7 @@ void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, Stage
     // shapes' serial specialization is tested first.
     const std::optional<SizeExpr> channels = extent_of(n, 0);
     if (g.short_dim0_extent > 0 && channels) {
-        StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.short_dim0_extent));
+        StageRef constant = w_.specialize(st, channels_constant(n, 0, *channels, g.short_dim0_extent));
         if (n.is_output && n.consumers.empty()) {
             w_.unroll(constant, c);
         } else {
@@ -231,6 +232,26 @@ void GroupApplier::point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &r
     fused_parallel_unless_small(w_, st, outer, n.name + "_points_",
                                 stage_points(n, s.index, 1 + (int64_t)g.members.size()));
     for (const std::string &m : g.members) member(g, m, root, rvars.front(), n.name, TailStrategy::GuardWithIf, true);
+}
+
+// Iterations of the outer loop per parallel task for a group whose members are computed per
+// iteration of it: where the tile is the whole of dims 0 and 1 (and the inner dims), each a
+// constant extent, the tier of kGroupedIterations for the points an iteration computes (the
+// root's and its members'); none where no tier holds them or an extent varies over the family
+// (GroupPlan::constant_plane_points). Batched 8 x 8 products (red-team round 15, C = A B A^T per
+// batch element n) ran one task of 64 points per n, 2-11x Adams2019's time. A constant factor,
+// in every specialization alike: the members are computed at the split's inner loop, which must
+// exist in each.
+std::optional<int> GroupApplier::member_iterations_per_task(const GroupPlan &g, const FuncNode &n) {
+    if (g.members.empty() || g.tile_x > 0 || g.tile_y > 0 || g.members_per_step || g.transpose_blocks || n.dims() < 3) {
+        return std::nullopt;
+    }
+    if (g.constant_plane_points <= 0) return std::nullopt;
+    const int64_t points = (1 + (int64_t)g.members.size()) * g.constant_plane_points;
+    for (const GroupedIterations &tier : kGroupedIterations) {
+        if (points <= tier.max_points) return tier.per_task;
+    }
+    return std::nullopt;
 }
 
 // The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
@@ -361,6 +382,18 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     }
     if (per_step) order.insert(order.end(), rvars.begin(), rvars.end());
     if (g.tile_x > 0) order.push_back(x + "_o");
+    // Members computed per iteration of a small constant plane: several iterations per task,
+    // the members computed per iteration inside it (member_iterations_per_task).
+    std::string member_loop;
+    if (const std::optional<int> per_task = update ? std::nullopt : member_iterations_per_task(g, n); per_task && !outer.empty()) {
+        const std::string z = outer.front();
+        w_.split(st, z, z + "_task", z + "_in_task", *per_task, TailStrategy::GuardWithIf);
+        order.push_back(z + "_in_task");
+        outer.front() = z + "_task";
+        member_loop = z + "_in_task";
+        note_once("Func " + n.name + ": its members computed per point of " + z + " in a plane of constant size: " +
+                  std::to_string(*per_task) + " of them per parallel task.");
+    }
     order.insert(order.end(), outer.begin(), outer.end());
     // An interleaved output (GroupPlan::interleaved_dim): its channels innermost, inside the
     // vectors along x.
@@ -421,6 +454,7 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
         if (interleave) interleave_channels(g, n, *sp);
     }
     if (!member_level.empty()) tile_var = member_level;
+    if (!member_loop.empty()) tile_var = member_loop;
     if (with_members) {
         for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
     }
@@ -466,6 +500,18 @@ std::optional<ScheduleWriter::StageRef> GroupApplier::unroll_compared_dims(const
     return constant;
 }
 
+// Where an output's channels (dim `d`) are unrolled: their extent is the family's constant, and,
+// where its definition compares them with constants (`select(c == 0, r, c == 1, g, b)`), they
+// start at 0, so that each unrolled channel's selects fold. Otherwise every channel computed
+// every branch (HSV -> RGB's three sector muxes per channel: 1.43 ms at 1024 x 768, 0.85 with the
+// selects folded).
+Condition GroupApplier::channels_constant(const FuncNode &n, int d, const SizeExpr &channels, int extent) {
+    const Condition holds = w_.equal_to(channels, extent);
+    const std::vector<int> compared = dims_compared_with_constants(n.func);
+    if (!n.is_output || std::find(compared.begin(), compared.end(), d) == compared.end()) return holds;
+    return w_.all_of({holds, w_.equal_to(w_.output_min(ref_(n.name), d), 0)});
+}
+
 // GroupPlan::interleaved_dim, after the stage's parallel loop (a specialization copies the
 // schedule so far): where the channels' extent is the family's constant, they are unrolled, so
 // Halide stores the unrolled channels of a vector of x as one interleaved vector.
@@ -473,7 +519,7 @@ void GroupApplier::interleave_channels(const GroupPlan &g, const FuncNode &n, St
     const std::string c = n.func.args()[g.interleaved_dim];
     const std::optional<SizeExpr> channels = extent_of(n, g.interleaved_dim);
     if (g.interleaved_extent > 0 && channels) {
-        StageRef constant = w_.specialize(st, w_.equal_to(*channels, g.interleaved_extent));
+        StageRef constant = w_.specialize(st, channels_constant(n, g.interleaved_dim, *channels, g.interleaved_extent));
         if (n.consumers.empty()) {
             w_.unroll(constant, c);
         } else {

@@ -29,6 +29,9 @@ constexpr int64_t kMinTaskPointSteps = 262144;
 // (planes_in_tasks; a heuristic: kRowsPerTask planes of it, 32 KiB of floats, are a task worth
 // the pool's cost, and below it the planes' rows are too few and short to be tasks).
 constexpr int64_t kSmallPlanePoints = 4096;
+// Rows of dim 0 at most this long at every shape make no parallel task alone (short_rows_in_tasks;
+// heuristic: the largest iteration kGroupedIterations groups).
+constexpr int64_t kShortRowPoints = 512;
 constexpr int kTasksPerCoreEnough = 4;  // row tasks that feed 2 cores however the rows' costs vary (heuristic)
 constexpr int kRowsInsidePlaneSteps = 8;  // rows of a tile inside each step of a reduction across planes (heuristic)
 constexpr int kBandsEnough = 2 * kTasksPerCoreEnough;  // bands of rows that feed the cores as the parallel loop alone (banded_tasks; heuristic)
@@ -125,15 +128,19 @@ private:
     // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
     int lanes_of(const FuncNode &n) const;
     static int value_bits(const FuncNode &n);  // its widest value's bits
-    bool planes_in_tasks(StageRef &st, const FuncNode &n);
+    bool planes_in_tasks(StageRef &st, const FuncNode &n, int64_t dim0_largest = 0);
+    // dim0_largest: the root's dim 0 at the family's largest shape (GroupPlan::dim0_largest; 0: unknown).
     void pure_loops(StageRef &st, const FuncNode &n, int lanes, bool parallel,
-                    TailStrategy tail = TailStrategy::GuardWithIf);
+                    TailStrategy tail = TailStrategy::GuardWithIf, int64_t dim0_largest = 0);
     void rows_in_tasks(StageRef &st, const FuncNode &n, int stage, const std::string &y, const std::vector<std::string> &order);
     void parallel_fused(StageRef &st, const std::vector<std::string> &outer, const std::string &base,
                         const std::optional<SizeExpr> &points = std::nullopt,
                         const std::optional<SizeExpr> &iterations = std::nullopt);
     std::optional<SizeExpr> stage_points(const FuncNode &n, int stage, int64_t weight);
     std::optional<SizeExpr> extent_of(const FuncNode &n, int d);
+    std::optional<int> member_iterations_per_task(const GroupPlan &g, const FuncNode &n);
+    bool short_rows_in_tasks(StageRef &st, const FuncNode &n, int64_t dim0_largest);
+    Condition channels_constant(const FuncNode &n, int d, const SizeExpr &channels, int extent);
     std::optional<int64_t> longest_extent(const FuncNode &n, int d);
     int step_width_within_dim0(const FuncNode &n, int lanes, int width);
     const std::vector<Expr> *cached_extents(const FuncNode &n);
@@ -166,7 +173,7 @@ private:
     bool interleave_scan_rows(StageRef &st, const StageNode &s, const FuncNode &n, bool parallel);
     bool steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y);
     bool rows_share_step_loads_here(const StageNode &s, const FuncNode &n, const std::string &y);
-    bool one_point_per_long_step(const StageNode &s, const FuncNode &n) const;
+    bool one_point_per_long_step(const StageNode &s, const FuncNode &n, bool scans = false) const;
     bool rows_may_run_inside_steps(const StageNode &s, const FuncNode &n);
     // Whether update_loops_at runs a tile of rows inside each reduction step: decide (and
     // specialize on the rows' run-time extent), or as decided: `inside` where the steps cross

@@ -77,13 +77,19 @@ GroupApplier::PlaneRows GroupApplier::decide_plane_rows(StageRef &st, const Stag
 // An update of one point per step (its left-hand side the pure variables) and at most
 // kValuesSharingVectors values over no short constant window (a window keeps its accumulators
 // in registers, unroll_short_window).
-bool GroupApplier::one_point_per_long_step(const StageNode &s, const FuncNode &n) const {
+// With `scans`, also an update that writes each step at its pure variables and at coordinates
+// of its reduction variables alone (a scan down an outer dimension: `ih(b, x, ry) += ih(b, x, ry - 1)`):
+// its chains, one per pure point, are as independent of each other as a reduction's accumulators.
+bool GroupApplier::one_point_per_long_step(const StageNode &s, const FuncNode &n, bool scans) const {
     if (s.index == 0 || n.func.outputs() > kValuesSharingVectors) return false;
     const Internal::Definition &def = n.func.updates()[s.index - 1];
     const std::vector<std::string> pure = s.pure_vars();
+    Internal::Scope<> pure_scope;
+    for (const std::string &p : pure) pure_scope.push(p);
     for (const Expr &arg : def.args()) {
         const Internal::Variable *v = arg.as<Internal::Variable>();
-        if (!v || std::find(pure.begin(), pure.end(), v->name) == pure.end()) return false;
+        if (v && std::find(pure.begin(), pure.end(), v->name) != pure.end()) continue;
+        if (!scans || Internal::expr_uses_vars(arg, pure_scope)) return false;
     }
     for (const LoopVar &l : s.loops) {
         const int64_t *extent = l.is_rvar && l.extent.defined() ? Internal::as_const_int(l.extent) : nullptr;
@@ -92,9 +98,13 @@ bool GroupApplier::one_point_per_long_step(const StageNode &s, const FuncNode &n
     return true;
 }
 
-// Such an update whose reduction steps across planes along rows `y` (analysis/StridedReads.h).
+// Such an update, or such a scan, whose reduction steps across planes along rows `y`
+// (analysis/StridedReads.h). A scan down the planes of a Func whose dim 0 is short (an integral
+// histogram's 8 bins, `ih(b, x, y)`, summed down y) otherwise walks each row's column alone, a
+// page per step: red-team round 15's ran 1.7-6.6x Adams2019's time at 640 x 480
+// (apps/results/cpu/scan_planes_2026-12-06/).
 bool GroupApplier::steps_across_planes_here(const StageNode &s, const FuncNode &n, const std::string &y) {
-    return one_point_per_long_step(s, n) &&
+    return one_point_per_long_step(s, n, true) &&
            steps_across_planes(n.func.updates()[s.index - 1], s.rvars(), s.pure_vars(), n.func.args()[0], y);
 }
 

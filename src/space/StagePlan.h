@@ -76,6 +76,13 @@ struct GroupPlan {
     // one strided vector per channel.
     int interleaved_dim = 0;
     int interleaved_extent = 0;
+    // TiledGroup: the points of the root's dims 0 and 1 and its inner dims where each has the
+    // same extent at every shape of the family (0: some varies): a plane of constant size, whose
+    // iterations a task groups when members are computed per iteration (batched 8 x 8 products).
+    int64_t constant_plane_points = 0;
+    // The root's dim 0 at the family's largest shape (0: unknown): what bounds a dim 0 read from
+    // an output's extent, which no Param's range does (schedule/ParallelTasks.cpp short rows).
+    int64_t dim0_largest = 0;
     // Dimensions >= 2 of the root kept inside the tile (small ones, e.g. colour channels).
     std::vector<int> inner_dims;
     // TiledGroup: Funcs of the group (root or members) whose definition compares a dimension with

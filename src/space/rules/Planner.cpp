@@ -49,9 +49,21 @@ bool read_by_serial_update(const FunctionDAG &dag, const FuncNode &n) {
 
 RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     std::set<std::string> all;
+    for (const FuncNode &n : dag.nodes()) all.insert(n.name);
+    // The regions first: the inline rule reads them (a broadcast's recomputation).
+    whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;
+    whole_largest = regions_required(dag, output_boxes(dag, *in.family, in.largest), all, in.largest);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.largest)) whole_largest[name] = box;
+    whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
+    for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
+    // A region a predicate may narrow has no known lower bound: nothing is shifted inwards by it.
     for (const FuncNode &n : dag.nodes()) {
-        all.insert(n.name);
-        if (inline_applies(dag, n) && !in.contraction_funcs.count(n.name)) inlined.insert(n.name);
+        auto it = whole_smallest.find(n.name);
+        if (n.region_narrowed && it != whole_smallest.end()) it->second.bounded = false;
+    }
+    for (const FuncNode &n : dag.nodes()) {
+        if (inline_applies(*this, n) && !in.contraction_funcs.count(n.name)) inlined.insert(n.name);
     }
     compute_feeds();
     // A Func that calls the math library, inlined into Funcs that reach several groups, would be
@@ -73,17 +85,6 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     }
     if (limit_inline_expansion(dag, inlined)) shared = true;
     if (shared) compute_feeds();
-    whole = regions_required(dag, output_boxes(dag, *in.family, in.shape), all, in.shape);
-    for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;
-    whole_largest = regions_required(dag, output_boxes(dag, *in.family, in.largest), all, in.largest);
-    for (const auto &[name, box] : output_boxes(dag, *in.family, in.largest)) whole_largest[name] = box;
-    whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
-    for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
-    // A region a predicate may narrow has no known lower bound: nothing is shifted inwards by it.
-    for (const FuncNode &n : dag.nodes()) {
-        auto it = whole_smallest.find(n.name);
-        if (n.region_narrowed && it != whole_smallest.end()) it->second.bounded = false;
-    }
     const std::vector<FuncNode> &nodes = dag.nodes();
     for (const FuncNode &n : nodes) {
         if (inlined.count(n.name) || in.contraction_funcs.count(n.name)) continue;
@@ -464,6 +465,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         std::sort(g.members.begin(), g.members.end(),
                   [&](const std::string &a, const std::string &b) { return position[a] < position[b]; });
     }
+    for (GroupPlan &g : groups) g.dim0_largest = largest_extent(cx, g.root, 0);
     for (GroupPlan &g : groups) {
         if (g.rule != RuleKind::TiledGroup) continue;
         const FuncNode &root = dag.node(g.root);
@@ -488,6 +490,12 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         if (!g.transpose_blocks && g.members.empty() && !root.has_updates() && take_short_dim0(cx, g)) {
             g.short_dim0_shift = smallest_extent(cx, g.root, 1) >= lanes;
             g.why = "dimension 0 fills at most half a vector: vectors along dimension 1";
+        }
+        g.constant_plane_points = 1;
+        for (int d = 0; d < root.dims() && g.constant_plane_points > 0; d++) {
+            if (d >= 2 && std::find(g.inner_dims.begin(), g.inner_dims.end(), d) == g.inner_dims.end()) continue;
+            const int64_t widest = largest_extent(cx, g.root, d);
+            g.constant_plane_points = widest > 0 && widest == smallest_extent(cx, g.root, d) ? g.constant_plane_points * widest : 0;
         }
         const int inner = declared_innermost_dim(root);
         if (inner >= 2 && !g.short_dim0 && !g.transpose_blocks && !root.has_updates() && lanes > 1 &&

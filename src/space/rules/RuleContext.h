@@ -51,8 +51,8 @@ bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &p
 
 // ---- the rules' heuristics (one file each under space/rules/) ----
 
-// Inline.cpp: whether the inline rule applies.
-bool inline_applies(const FunctionDAG &dag, const FuncNode &n);
+// Inline.cpp: whether the inline rule applies (reads cx.whole_largest: set before `inlined`).
+bool inline_applies(const RuleContext &cx, const FuncNode &n);
 // Inline.cpp, a heuristic (named): the largest expression, in IR nodes counted as a tree, that an
 // inlined Func may expand to once the inlined Funcs it calls are expanded in it. A chain of Funcs
 // each reading the one before at several places (an unrolled iteration: 14 levels of a bisection,
