@@ -234,26 +234,6 @@ void GroupApplier::point_stage(const GroupPlan &g, const FuncNode &n, FuncRef &r
     for (const std::string &m : g.members) member(g, m, root, rvars.front(), n.name, TailStrategy::GuardWithIf, true);
 }
 
-// Iterations of the outer loop per parallel task for a group whose members are computed per
-// iteration of it: where the tile is the whole of dims 0 and 1 (and the inner dims), each a
-// constant extent, the tier of kGroupedIterations for the points an iteration computes (the
-// root's and its members'); none where no tier holds them or an extent varies over the family
-// (GroupPlan::constant_plane_points). Batched 8 x 8 products (red-team round 15, C = A B A^T per
-// batch element n) ran one task of 64 points per n, 2-11x Adams2019's time. A constant factor,
-// in every specialization alike: the members are computed at the split's inner loop, which must
-// exist in each.
-std::optional<int> GroupApplier::member_iterations_per_task(const GroupPlan &g, const FuncNode &n) {
-    if (g.members.empty() || g.tile_x > 0 || g.tile_y > 0 || g.members_per_step || g.transpose_blocks || n.dims() < 3) {
-        return std::nullopt;
-    }
-    if (g.constant_plane_points <= 0) return std::nullopt;
-    const int64_t points = (1 + (int64_t)g.members.size()) * g.constant_plane_points;
-    for (const GroupedIterations &tier : kGroupedIterations) {
-        if (points <= tier.max_points) return tier.per_task;
-    }
-    return std::nullopt;
-}
-
 // The tiled-group loops on one stage of the root: its pure stage, or (an update root hosting
 // members) its last update, whose reduction loops `rvars` run inside the vector loop. Updates
 // take no ShiftInwards splits (Halide 14 forbids them), and take 4 vectors per reduction step
