@@ -1982,3 +1982,115 @@ TEST_CASE("a batch of tiny products computed per element takes many elements per
     CHECK_THAT(log, Catch::Contains("Func bt_c: its members computed per point of n in a plane of constant size: 64 of them per parallel task."));
     CHECK_THAT(log, Catch::Contains("Func bt_t: computed per tile of bt_c at n_in_task"));
 }
+
+// Windows read at resampled coordinates (red-team round 15's joint bilateral upsampling): a 2x
+// upsampling guided by a u8 image read at 2 * (x / 2 + r.x) under a 5 x 5 RDom, and a hand-written
+// 3-tap 2x decimation, both over boundary conditions. Inlined, each tap was a vector at stride 2
+// from the input, which Halide 14 loads lane by lane (1.8x Mullapudi2016's time); the conditions
+// are computed (per tile), their strided reads dense loads and shuffles.
+TEST_CASE("windows and taps at resampled coordinates compute their boundary conditions", "[styles]") {
+    const std::string up = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 160, 160), H = shape_var("H", 1, 120, 120);
+            ImageParam lo(Float(32), 2, "jb_lo");
+            ImageParam guide(UInt(8), 2, "jb_guide");
+            Var x("x"), y("y");
+            Func le = BoundaryConditions::repeat_edge(lo, {{0, W}, {0, H}});
+            Func ge = BoundaryConditions::repeat_edge(guide, {{0, 2 * W}, {0, 2 * H}});
+            RDom r(-2, 5, -2, 5, "r");
+            Expr lx = x / 2 + r.x, ly = y / 2 + r.y;
+            Expr wgt = 1.0f / (1.0f + cast<float>(absd(ge(x, y), ge(2 * lx, 2 * ly))));
+            Func num("jb_num"), den("jb_den"), out("jb_up");
+            num(x, y) = sum(wgt * le(lx, ly));
+            den(x, y) = sum(wgt);
+            out(x, y) = num(x, y) / den(x, y);
+            lo.set_estimates({{0, W}, {0, H}});
+            guide.set_estimates({{0, 2 * W}, {0, 2 * H}});
+            out.set_estimates({{0, 2 * W}, {0, 2 * H}});
+            return Built{out, {lo, guide}, {W, H},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {2 * s[0], 2 * s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{2 * s[0], 2 * s[1]}; }};
+        },
+        {{1, 1}, {3, 2}, {17, 9}, {64, 33}, {160, 120}});
+    const std::regex computed_condition(R"(Func repeat_edge(\$\d+)?: computed)");
+    CHECK(std::regex_search(up, computed_condition));
+    const std::string down = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 256, 256);
+            ImageParam in(UInt(16), 2, "dec_in");
+            Var x("x"), y("y");
+            Func e = BoundaryConditions::repeat_edge(in, {{0, 2 * W}, {0, H}});
+            Func out("dec_out");
+            out(x, y) = cast<uint16_t>((cast<uint32_t>(e(2 * x - 1, y)) + 2 * e(2 * x, y) + e(2 * x + 1, y) + 2) / 4);
+            in.set_estimates({{0, 2 * W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {2, 3}, {17, 9}, {100, 33}, {512, 64}});
+    CHECK(std::regex_search(down, computed_condition));
+}
+
+// A filter bank written with its kernel first (red-team round 16's Gabor bank):
+// `resp(x, y, o) = sum(k(r.x, r.y, o) * im(x + r.x, y + r.y))`, an output also read by the
+// strongest orientation's output (so no contraction takes it). The inline sum() takes its
+// dimensions in the order its free variables appear, `sum(o, x, y)`: its dim 0 strides through
+// the kernel, and its vectors ran along the window's r.x (55x Adams2019's time). They run along x,
+// the sum stored with x innermost, a register tile of orientations by vectors per window step.
+namespace {
+struct FilterBank {
+    std::vector<Func> outs;
+    ImageParam im;
+    Param<int> W, H, NO;
+};
+FilterBank filter_bank(bool estimated) {
+    FilterBank b{{}, ImageParam(Float(32), 2, "fb_im"), shape_var("W", 2, 320, 320), shape_var("H", 2, 240, 240),
+                 shape_var("NO", 1, 8, 8)};
+    Var x("x"), y("y"), o("o"), i("i"), j("j");
+    Func ker("fb_ker"), resp("fb_resp"), strongest("fb_max");
+    ker(i, j, o) = cast<float>(i * 3 - j + o) * 0.125f;
+    Func e = BoundaryConditions::mirror_interior(b.im, {{0, b.W}, {0, b.H}});
+    RDom r(-2, 5, -2, 5, "r");
+    resp(x, y, o) = sum(ker(r.x, r.y, o) * e(x + r.x, y + r.y));
+    RDom ro(0, b.NO, "ro");
+    strongest(x, y) = maximum(abs(resp(x, y, ro)));
+    if (estimated) {
+        b.im.set_estimates({{0, b.W}, {0, b.H}});
+        resp.set_estimates({{0, b.W}, {0, b.H}, {0, b.NO}});
+        strongest.set_estimates({{0, b.W}, {0, b.H}});
+    }
+    b.outs = {resp, strongest};
+    return b;
+}
+}  // namespace
+
+TEST_CASE("an inline sum whose dimension 0 strides through its operands vectorizes along dimension 1", "[styles]") {
+    const Target target = diet::runnable_host_target();
+    FilterBank d = filter_bank(true), r = filter_bank(false);
+    std::string log, source;
+    {
+        diet_test::StderrCapture cap(false);
+        source = diet::autoschedule(Pipeline(d.outs), target, 2, 0, diet::Options{}).schedule_source;
+        log = cap.finish();
+    }
+    INFO(log << "\n" << source);
+    CHECK_THAT(log, Catch::Contains("its updates load densely along x only: vectors along x, stored innermost, o outside its reduction loops"));
+    CHECK(source.find("reorder_storage(x, o, y)") != std::string::npos);
+    Pipeline dp(d.outs), rp(r.outs);
+    dp.compile_jit(target);
+    for (const std::vector<int> &s : std::vector<std::vector<int>>{{2, 2, 1}, {5, 3, 2}, {17, 9, 3}, {64, 33, 8}, {100, 7, 5}, {320, 240, 8}}) {
+        INFO("shape " << s[0] << " " << s[1] << " " << s[2]);
+        Buffer<> im = random_input(Float(32), {s[0], s[1]}, 7, -1, 1);
+        for (FilterBank *b : {&d, &r}) {
+            b->im.set(im);
+            b->W.set(s[0]);
+            b->H.set(s[1]);
+            b->NO.set(s[2]);
+        }
+        Buffer<float> resp(s[0], s[1], s[2]), top(s[0], s[1]), rresp(s[0], s[1], s[2]), rtop(s[0], s[1]);
+        dp.realize({resp, top}, target);
+        rp.realize({rresp, rtop}, target);
+        CHECK(compare(resp, rresp) == "");
+        CHECK(compare(top, rtop) == "");
+    }
+}

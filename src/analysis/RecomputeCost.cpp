@@ -132,12 +132,46 @@ bool is_var_shifted_by_invariant(const Expr &e) {
     return s && loop_var(s->a) && loop_invariant(s->b);
 }
 
+// Heuristic (named): the largest constant factor a resampling coordinate scales by (4x
+// decimation or upsampling; Halide 14 turns vectors at strides 2-4 into dense loads and shuffles
+// from a buffer it allocated, never from an input it cannot read past).
+constexpr int64_t kResampleFactor = 4;
+
+// A window's centre resampled by a constant factor: a variable shifted by a loop invariant, times
+// or divided by a constant of at most kResampleFactor, possibly shifted again (2 * x + 1,
+// x / 2 - 1, 2 * (x / 2 + r.x) with r.x removed). Halide bounds such coordinates tightly, as it
+// does shifted ones. Read through an inlined boundary condition a downsampling window's taps are
+// vectors at stride 2 from the input: Halide 14 loads them lane by lane (it cannot prove a dense
+// load past the lanes stays inside an input), where from the condition computed per tile they are
+// dense loads and shuffles (red-team round 15's joint bilateral upsampling reads its u8 guide at
+// 2 * (x / 2 + r.x): 1.8-1.9x Mullapudi2016's time with it inlined, 1.0x computed).
+bool is_resampled_var(const Expr &e) {
+    if (is_var_shifted_by_invariant(e)) return true;
+    const auto factor = [](const Expr &k) {
+        const int64_t *v = as_const_int(k);
+        return v && *v != 0 && *v >= -kResampleFactor && *v <= kResampleFactor;
+    };
+    if (const Mul *m = e.as<Mul>()) {
+        return (factor(m->b) && is_resampled_var(m->a)) || (factor(m->a) && is_resampled_var(m->b));
+    }
+    if (const Div *d = e.as<Div>()) {
+        const int64_t *v = as_const_int(d->b);
+        return v && *v > 0 && *v <= kResampleFactor && is_resampled_var(d->a);
+    }
+    if (const Add *a = e.as<Add>()) {
+        return (loop_invariant(a->b) && is_resampled_var(a->a)) || (loop_invariant(a->a) && is_resampled_var(a->b));
+    }
+    const Sub *s = e.as<Sub>();
+    return s && loop_invariant(s->b) && is_resampled_var(s->a);
+}
+
 // The points of `producer` one point of a consumer reads. A read is a stencil's tap when each
 // coordinate is constant or one of the consumer's variables plus a constant or a Param (a dilated
-// stencil's x + K); taps differing only in constant coordinates (the channels of one pixel) are
+// stencil's x + K), possibly resampled by a constant factor (a decimation's 2 * x + 1); taps differing only in constant coordinates (the channels of one pixel) are
 // one point. A read whose coordinates move with reduction variables is a window when the
 // coordinates shaped like a filter's taps (a pure variable plus one reduction variable plus a
-// constant or a Param: x + r.x - 1, x + r.x - R) span at most
+// constant or a Param: x + r.x - 1, x + r.x - R; or resampled by a constant factor:
+// 2 * x + r.x, x / 2 + r.x, is_resampled_var) span at most
 // kWindowPoints points; coordinates picked by a reduction variable otherwise (a convolution's
 // input channel r.z, or a group's (co / 8) * 8 + r.z) are its depth, not its window: a 3x3 grouped
 // convolution over 8 channels per group reads a 9-point window (its zero padding, inlined, put a
@@ -167,7 +201,7 @@ struct Reads : IRVisitor {
                 // extent is then its largest over the ranges. A 7 x 7 erosion so inlined its
                 // boundary condition's select into each of 128 lanes per step: 5x slower than
                 // computing it per tile, and 28 s of JIT: red-team round 10.)
-                if (rvars.size() == 1 && is_var_shifted_by_invariant(simplify(without_rvars(e)))) {
+                if (rvars.size() == 1 && is_resampled_var(simplify(without_rvars(e)))) {
                     window_rvars.insert(*rvars.begin());
                 }
                 continue;
@@ -177,7 +211,7 @@ struct Reads : IRVisitor {
             // the concatenation's select and clamps into each tap, its loads gathered (2.5x
             // slower than Mullapudi2016, red-team round 3).
             const Expr core = without_hand_clamps(e);
-            tap &= is_var_shifted_by_invariant(core);
+            tap &= is_resampled_var(core);
             key.push_back(core);
         }
         if (moves_with_rvar) {

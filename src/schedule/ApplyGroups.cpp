@@ -159,62 +159,6 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
     tile_stage(g, n, root, st, {});
 }
 
-// GroupPlan::short_dim0 on stage `s`: vectors along dimension 1, dimension 0 a loop inside them
-// (unrolled under a specialization on its extent where the family's is constant: Halide then
-// stores the unrolled channels as one interleaved vector), an update's reduction loops outside
-// the vectors, the outer pure dimensions parallel.
-// (Halide 14 refuses ShiftInwards on an update.) Where dimension 1 may be narrower than a vector at
-// the family's smallest shape, its last vector is guarded there and shifted inwards under a
-// specialization where it holds a vector: an interleaved RGB output of 8-bit lanes, 129 pixels wide,
-// ran 2.1x slower guarded (a predicated vector per row; round 13's demosaic).
-void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s) {
-    if (s.index == 0 && !g.short_dim0_shift) {
-        if (const std::optional<SizeExpr> width = extent_of(n, 1)) {
-            StageRef wide = w_.specialize(st, w_.at_least(*width, g.vector_lanes));
-            short_dim0_loops(g, n, wide, s, TailStrategy::ShiftInwards);
-        }
-    }
-    short_dim0_loops(g, n, st, s, s.index == 0 && g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
-}
-
-void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s,
-                                    TailStrategy tail) {
-    const std::vector<std::string> args = n.func.args(), rvars = s.rvars();
-    const std::string c = args[0], x = args[1];
-    std::vector<std::string> order = {c};
-    const std::vector<std::string> v = vectorize_dim(st, x, g.vector_lanes, tail);
-    order.push_back(v.front());
-    order.insert(order.end(), rvars.begin(), rvars.end());
-    std::vector<std::string> outer;
-    for (const std::string &p : s.pure_vars()) {
-        if (p != c && p != x) outer.push_back(p);
-    }
-    if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
-    order.insert(order.end(), outer.begin(), outer.end());
-    w_.reorder(st, order);
-    fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
-                                stage_points(n, s.index, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
-    // Last: a specialization copies the schedule so far (the parallel loop), and the small
-    // shapes' serial specialization is tested first.
-    const std::optional<SizeExpr> channels = extent_of(n, 0);
-    if (g.short_dim0_extent > 0 && channels) {
-        StageRef constant = w_.specialize(st, channels_constant(n, 0, *channels, g.short_dim0_extent));
-        if (n.is_output && n.consumers.empty()) {
-            w_.unroll(constant, c);
-        } else {
-            // Computed at root, its region is what Halide infers from the readers (an output
-            // read by other stages: its buffer's and theirs), which it may not prove constant
-            // where the analysis does (test_fuzz seeds 20262116, a boundary condition read by a
-            // product, and 20264448, an output read by another output: "Can only unroll for
-            // loops over a constant extent"): a constant split, unrolled, guarded past the region.
-            w_.split(constant, c, c + "_o", c + "_u", g.short_dim0_extent, TailStrategy::GuardWithIf);
-            w_.unroll(constant, c + "_u");
-        }
-    }
-    note_once("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " + c +
-              " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
-}
-
 // GroupPlan::members_per_point: the last update's reduction loops innermost, then its pure
 // loops, unvectorized; the outer pure loops (dim 0 in rows when it is the only one) parallel;
 // the members computed at the innermost reduction loop, one point each, unvectorized.

@@ -96,6 +96,14 @@ struct GroupPlan {
     // reduction variable is split into vectors and rfactored into per-lane partial results
     // (vectorized, the tail predicated), which the update reduces per row; empty: dim 0 vectorized.
     std::string lane_rvar;
+    // UpdateLoops, an intermediate whose updates load densely along its dimension 1 only
+    // (Updates.cpp dense_along_dim1_only): short_dim0's loops whatever dimension 0's width,
+    // stored with dimension 1 innermost, each update's reduction loops inside dimension 0's.
+    bool dim1_vectors = false;
+    // dim1_vectors: each update step's register tile, vectors along dimension 1 by points of
+    // dimension 0 (half the vector registers hold the sums; the step's loads and broadcasts shared).
+    int dim1_tile_vectors = 1;
+    int dim1_tile_rows = 1;
     bool row_lanes() const { return rule == RuleKind::UpdateLoops && !lane_rvar.empty() && members.empty(); }
     // The same for members with an update (a LayerNorm's mean and variance computed per tile of
     // their consumer): member -> its innermost reduction variable.

@@ -281,14 +281,24 @@ int64_t largest_extent(const RuleContext &cx, const std::string &f, int dim) {
 }
 
 // GroupPlan::short_dim0 where the root's dim 0 fills at most half a vector at every shape of the
-// family and dim 1 holds a vector somewhere: sets it (and its constant extent) and says so.
+// family, or its updates load densely along dim 1 only (GroupPlan::dim1_vectors), and dim 1 holds
+// a vector somewhere: sets it (and its constant extent) and says so.
 bool take_short_dim0(const RuleContext &cx, GroupPlan &g) {
     const FuncNode &root = cx.dag.node(g.root);
     const int lanes = cx.lanes_of(root);
     const int64_t widest_x = largest_extent(cx, g.root, 0);
-    if (root.dims() < 2 || lanes <= 1 || widest_x <= 0 || widest_x * 2 > lanes || largest_extent(cx, g.root, 1) < lanes) return false;
+    const bool short_x = widest_x > 0 && widest_x * 2 <= lanes;
+    if (root.dims() < 2 || lanes <= 1 || !(short_x || g.dim1_vectors) || largest_extent(cx, g.root, 1) < lanes) return false;
     g.short_dim0 = true;
-    g.short_dim0_extent = widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
+    g.short_dim0_extent = short_x && widest_x == smallest_extent(cx, g.root, 0) ? (int)widest_x : 0;
+    if (g.dim1_vectors) {
+        // Heuristic (named, "half the registers hold sums"): up to 4 points of dimension 0 by as
+        // many vectors along dimension 1 as fit in half the vector registers with them.
+        g.dim1_tile_rows = (int)std::clamp<int64_t>(widest_x, 1, 4);
+        const int64_t sums = std::max(1, cx.in.cpu.vector_registers / 2);
+        g.dim1_tile_vectors = (int)std::clamp<int64_t>(sums / g.dim1_tile_rows, 1, 4);
+        while (g.dim1_tile_vectors > 1 && largest_extent(cx, g.root, 1) < (int64_t)g.dim1_tile_vectors * lanes) g.dim1_tile_vectors /= 2;
+    }
     return true;
 }
 
@@ -541,7 +551,7 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
             const std::vector<std::string> pure = st.pure_vars();
             for (int d : {0, 1}) rows_pure &= std::find(pure.begin(), pure.end(), args[d]) != pure.end();
         }
-        if (rows_pure) take_short_dim0(cx, g);
+        if (!rows_pure || !take_short_dim0(cx, g)) g.dim1_vectors = false;
     }
     for (GroupPlan &g : groups) {
         for (const std::string &m : g.members) {

@@ -197,6 +197,38 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     return r;
 }
 
+// Whether an intermediate's updates load densely along its dimension 1 and not along its
+// dimension 0: every load that moves with dimension 1's variable reads it only in the callee's
+// innermost argument, densely (or is the Func itself), at least one does, and none moves densely
+// with dimension 0 (each gathers along it, or is a broadcast). An inline `sum()` takes its dimensions in
+// the order its free variables appear, `sum(o, x, y)` for a filter bank's
+// `sum(k(r.x, r.y, o) * im(x + r.x, y + r.y))` read as `resp(x, y, o)`: dim 0 o strides through
+// the kernel, x runs along the image. Its vectors then run along dimension 1, stored innermost
+// (red-team round 16's Gabor bank: vectors along the window's r.x, 55x Adams2019's time).
+bool dense_along_dim1_only(const RuleContext &cx, const FuncNode &n) {
+    if (n.is_output || n.dims() < 2 || n.stages.size() < 2) return false;
+    const std::vector<std::string> args = n.func.args();
+    const std::string x0 = args[0], x1 = args[1];
+    bool dense1 = false, dense0 = false;
+    for (const Definition &def : n.func.updates()) {
+        std::vector<Expr> values;  // kept alive: the loads point into them
+        for (const Expr &v : def.values()) values.push_back(with_inlined_funcs(cx, substitute_in_all_lets(v)));
+        for (const Expr &v : values) {
+            for (const Call *c : loads_in(v)) {
+                if (c->name == n.name) continue;
+                for (size_t i = 0; i < c->args.size(); i++) {
+                    if (expr_uses_var(c->args[i], x1)) {
+                        if (i > 0 || !dense_along(c->args[i], x1)) return false;
+                        dense1 = true;
+                    }
+                    dense0 |= i == 0 && dense_along(c->args[i], x0);
+                }
+            }
+        }
+    }
+    return dense1 && !dense0;
+}
+
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n) {
     GroupPlan g;
     g.root = n.name;
@@ -206,7 +238,8 @@ GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n) {
     if (n.stages.size() < 2) return g;
     const StageNode &u = n.stages[1];
     if (!u.pure_vars().empty()) {
-        g.lane_rvar = row_reduction_rvar(cx, n);
+        g.dim1_vectors = dense_along_dim1_only(cx, n);
+        if (!g.dim1_vectors) g.lane_rvar = row_reduction_rvar(cx, n);
         return g;
     }
     if (n.stages.size() != 2) return g;
