@@ -7,6 +7,7 @@
 #include "analysis/ConsumerReductions.h"
 #include "analysis/ShapeFamily.h"
 #include "analysis/Summand.h"
+#include "analysis/WideningOperands.h"
 #include "analysis/SymbolicRegion.h"
 #include "common/Errors.h"
 
@@ -592,7 +593,7 @@ void FunctionDAG::materialize_computed_operands(MatmulPattern &p) {
         if (n.is_extern || n.is_output || n.has_updates() || n.func.outputs() != 1) continue;
         bool only_here = true;
         for (const std::string &c : n.consumers) only_here &= readers.count(c) > 0;
-        if (!only_here || !o.reused || run_time_extents(*this, o.func).empty()) continue;
+        if (!only_here || !o.reused || run_time_extents(*this, o.func).empty() || little_reuse_for_widening(*this, p, o)) continue;
         o.computed = false;
         if (std::find(p.materialized.begin(), p.materialized.end(), o.func) == p.materialized.end()) {
             p.materialized.push_back(o.func);
