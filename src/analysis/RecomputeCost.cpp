@@ -167,8 +167,8 @@ bool is_resampled_var(const Expr &e) {
 
 // The points of `producer` one point of a consumer reads. A read is a stencil's tap when each
 // coordinate is constant or one of the consumer's variables plus a constant or a Param (a dilated
-// stencil's x + K), possibly resampled by a constant factor (a decimation's 2 * x + 1); taps differing only in constant coordinates (the channels of one pixel) are
-// one point. A read whose coordinates move with reduction variables is a window when the
+// stencil's x + K), possibly resampled by a constant factor (a decimation's 2 * x + 1); taps
+// differing only in constant coordinates (the channels of one pixel) are one point. A read whose coordinates move with reduction variables is a window when the
 // coordinates shaped like a filter's taps (a pure variable plus one reduction variable plus a
 // constant or a Param: x + r.x - 1, x + r.x - R; or resampled by a constant factor:
 // 2 * x + r.x, x / 2 + r.x, is_resampled_var) span at most

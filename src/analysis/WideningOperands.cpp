@@ -31,9 +31,9 @@ int widening_of(const Function &f) {
     return loads.bits > 0 ? std::max(1, own / loads.bits) : 1;
 }
 
-// `e` (in terms of the outputs' buffer extents, SymbolicRegion.h) at its largest over the
-// Params' ranges, the outputs' extents replaced by their estimates; nullopt where unbounded.
-std::optional<int64_t> largest_at_estimates(const FunctionDAG &dag, const Expr &e) {
+// The outputs' buffer extents and mins (the names run_time_extents uses, SymbolicRegion.h) ->
+// their estimates.
+std::map<std::string, Expr> output_estimates(const FunctionDAG &dag) {
     std::map<std::string, Expr> estimates;
     for (const FuncNode &n : dag.nodes()) {
         if (!n.is_output) continue;
@@ -47,7 +47,7 @@ std::optional<int64_t> largest_at_estimates(const FunctionDAG &dag, const Expr &
             estimates[buf + ".min." + d] = b.min;
         }
     }
-    return largest_over_param_ranges(simplify(substitute(estimates, e)));
+    return estimates;
 }
 
 }  // namespace
@@ -56,11 +56,13 @@ bool little_reuse_for_widening(const FunctionDAG &dag, const MatmulPattern &p, c
     const int widening = widening_of(dag.node(o.func).func);
     if (widening < 2) return false;
     const std::vector<Expr> acc_extents = run_time_extents(dag, p.acc);
+    const std::map<std::string, Expr> estimates = output_estimates(dag);
     int64_t reuse = 1;
     for (size_t a = 0; a < o.uses_acc_arg.size(); a++) {
         if (o.uses_acc_arg[a]) continue;
         if (a >= acc_extents.size()) return false;
-        const std::optional<int64_t> extent = largest_at_estimates(dag, acc_extents[a]);
+        // At its largest over the Params' ranges; nullopt where unbounded.
+        const std::optional<int64_t> extent = largest_over_param_ranges(simplify(substitute(estimates, acc_extents[a])));
         if (!extent) return false;
         reuse *= std::max<int64_t>(1, *extent);
     }

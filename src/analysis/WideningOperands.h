@@ -21,5 +21,4 @@ constexpr int64_t kReusePerWidening = 2;
 // estimates (unknown reuse: false).
 bool little_reuse_for_widening(const FunctionDAG &dag, const MatmulPattern &p, const ContractionOperand &o);
 
-
 }  // namespace diet

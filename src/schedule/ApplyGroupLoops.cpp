@@ -415,13 +415,8 @@ void GroupApplier::unroll_short_window(StageRef &st, const StageNode &s, const F
 }
 
 void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-    if (g.short_dim0 && g.dim1_vectors && g.members.empty() && !n.is_output && n.dims() >= 2) {
-        // Stored as its vectors run (GroupPlan::dim1_vectors): its readers load dimension 1 densely.
-        const std::vector<std::string> args = n.func.args();
-        std::vector<std::string> storage = {args[1], args[0]};
-        storage.insert(storage.end(), args.begin() + 2, args.end());
-        w_.reorder_storage(root, storage);
-    }
+    // Stored as its vectors run (GroupPlan::dim1_vectors): its readers load dimension 1 densely.
+    if (g.short_dim0 && g.dim1_vectors && g.members.empty() && !n.is_output && n.dims() >= 2) store_dim1_innermost(n, root);
     for (const StageNode &s : n.stages) {
         StageRef st = w_.stage(root, s.index, s);
         if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_stage(g, n, st, s);

@@ -164,15 +164,20 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                           : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
 }
 
+void GroupApplier::store_dim1_innermost(const FuncNode &f, FuncRef &ref) {
+    const std::vector<std::string> args = f.func.args();
+    std::vector<std::string> storage = {args[1], args[0]};
+    storage.insert(storage.end(), args.begin() + 2, args.end());
+    w_.reorder_storage(ref, storage);
+}
+
 // GroupPlan::member_vector_dims: every stage of the member vectorized along its dimension 1, its
 // dimension 0 and reduction loops inside the vectors, its storage dimension 1 innermost (the
 // readers load its vectors densely). Tails guarded (Halide 14 refuses ShiftInwards on an update),
 // or rounded up where the member reads its inputs only through clamps.
 void GroupApplier::member_along_dim1(const FuncNode &m, FuncRef &mf, TailStrategy tail) {
     const std::vector<std::string> args = m.func.args();
-    std::vector<std::string> storage = {args[1], args[0]};
-    storage.insert(storage.end(), args.begin() + 2, args.end());
-    w_.reorder_storage(mf, storage);
+    store_dim1_innermost(m, mf);
     const int lanes = lanes_of(m);
     for (const StageNode &s : m.stages) {
         StageRef st = w_.stage(mf, s.index, s);

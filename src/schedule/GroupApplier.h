@@ -124,6 +124,8 @@ private:
     void member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                 const std::string &root_name, TailStrategy tail, bool per_point = false);
     void member_along_dim1(const FuncNode &m, FuncRef &mf, TailStrategy tail);
+    // `f` stored with its dimension 1 innermost, the others in order (vectors along dimension 1).
+    void store_dim1_innermost(const FuncNode &f, FuncRef &ref);
 
     // ---- loop nests, lanes, rfactor, parallel loops (ApplyGroupLoops.cpp) ----
     int lanes_of(const FuncNode &n) const;

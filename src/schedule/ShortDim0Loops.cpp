@@ -32,9 +32,9 @@ void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, Stage
     const std::vector<std::string> args = n.func.args(), rvars = s.rvars();
     const std::string c = args[0], x = args[1];
     std::vector<std::string> v = vectorize_dim(st, x, g.vector_lanes, tail);
-    // Stored with x innermost (dim1_vectors), an update keeps each vector's sum in registers
-    // across its reduction loops, c outside them, kVectorsPerReductionStep vectors per step where x
-    // holds them (each step's broadcast shared); otherwise c runs inside the vectors.
+    // Stored with x innermost (dim1_vectors), an update keeps its sums in registers across its
+    // reduction loops, c outside them: a tile of dim1_tile_rows points of c by dim1_tile_vectors
+    // vectors per step (each step's loads and broadcasts shared). Otherwise c runs inside the vectors.
     const bool c_outside = g.dim1_vectors && s.index > 0;
     std::vector<std::string> order = c_outside ? std::vector<std::string>{v.front()} : std::vector<std::string>{c, v.front()};
     std::string c_loop = c;

@@ -84,6 +84,23 @@ Expr with_inlined_funcs(const RuleContext &cx, const Expr &e) {
     return m.mutate(e);
 }
 
+// The loads of `def`'s values other than of `n` itself, with the inlined Funcs they call
+// substituted and lets substituted: a Tuple's values share their common terms through lets
+// (Halide's CSE), and a load at `t0 = n + r` would read as invariant over the reduction (a complex
+// FIR, `xr(n + r)`, took the taps into vector lanes: 2.8-4.9x slower than vectors along n). The
+// loads point into the nodes of `values`, which the caller keeps alive.
+std::vector<const Call *> loads_through_inlined(const RuleContext &cx, const FuncNode &n, const Definition &def,
+                                                std::vector<Expr> &values) {
+    std::vector<const Call *> loads;
+    for (const Expr &v : def.values()) {
+        values.push_back(with_inlined_funcs(cx, substitute_in_all_lets(v)));
+        for (const Call *c : loads_in(values.back())) {
+            if (c->name != n.name) loads.push_back(c);
+        }
+    }
+    return loads;
+}
+
 }  // namespace
 
 // Whether a Func is one reduction (its first update) possibly followed by pointwise updates (a
@@ -160,16 +177,7 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     std::optional<int64_t> longest = constant_value(ShapeFamily::bind(def.schedule().rvars().front().extent, cx.in.largest));
     if (longest && *longest < cx.lanes_of(n) / 2) return "";
     std::vector<Expr> values;  // kept alive: the loads point into them
-    std::vector<const Call *> loads;
-    for (const Expr &v : def.values()) {
-        // Lets substituted: a Tuple's values share their common terms through lets (Halide's
-        // CSE), and a load at `t0 = n + r` would read as invariant over the reduction (a complex
-        // FIR, `xr(n + r)`, took the taps into vector lanes: 2.8-4.9x slower than vectors along n).
-        values.push_back(with_inlined_funcs(cx, substitute_in_all_lets(v)));
-        for (const Call *c : loads_in(values.back())) {
-            if (c->name != n.name) loads.push_back(c);
-        }
-    }
+    const std::vector<const Call *> loads = loads_through_inlined(cx, n, def, values);
     int along_rows = 0;
     bool strided_x = false;
     for (const Call *c : loads) {
@@ -212,17 +220,13 @@ bool dense_along_dim1_only(const RuleContext &cx, const FuncNode &n) {
     bool dense1 = false, dense0 = false;
     for (const Definition &def : n.func.updates()) {
         std::vector<Expr> values;  // kept alive: the loads point into them
-        for (const Expr &v : def.values()) values.push_back(with_inlined_funcs(cx, substitute_in_all_lets(v)));
-        for (const Expr &v : values) {
-            for (const Call *c : loads_in(v)) {
-                if (c->name == n.name) continue;
-                for (size_t i = 0; i < c->args.size(); i++) {
-                    if (expr_uses_var(c->args[i], x1)) {
-                        if (i > 0 || !dense_along(c->args[i], x1)) return false;
-                        dense1 = true;
-                    }
-                    dense0 |= i == 0 && dense_along(c->args[i], x0);
+        for (const Call *c : loads_through_inlined(cx, n, def, values)) {
+            for (size_t i = 0; i < c->args.size(); i++) {
+                if (expr_uses_var(c->args[i], x1)) {
+                    if (i > 0 || !dense_along(c->args[i], x1)) return false;
+                    dense1 = true;
                 }
+                dense0 |= i == 0 && dense_along(c->args[i], x0);
             }
         }
     }
