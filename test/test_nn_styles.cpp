@@ -550,3 +550,77 @@ TEST_CASE("an unpacking read by a contraction over few tokens is computed where 
     const std::string many = check_style([] { return q4_gemv(128); }, {{1, 1, 1}, {64, 32, 100}});
     CHECK(std::regex_search(many, materialized));
 }
+
+// Winograd F(2x2, 3x3) (red-team round 16): 4 x 4 transforms as sums over constant matrices, then
+// 16 batched products M(xi, eta, co, tx, ty) = sum over ci of U(xi, eta, ci, co) * V(xi, eta, ci,
+// tx, ty), the tile coordinates (xi, eta) innermost in every buffer. U is reused across the tiles
+// and V across the output channels, but no operand is a broadcast along dimension 0: the products
+// were taken for a weighted sum (no register tile; 102 ms against 48 as a kernel at 64 x 64 tiles
+// of 32 channels, AVX2). The input transform's panels ran outermost: one iteration (xi has 4
+// values) was its only parallel loop.
+TEST_CASE("batched products over constant tile coordinates stored innermost get a register-tile kernel", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> TW = shape_var("TW", 1, 16, 16), TH = shape_var("TH", 1, 16, 16), CI = shape_var("CI", 1, 8, 8),
+                       CO = shape_var("CO", 1, 8, 8);
+            ImageParam x(Float(32), 3, "wg_x"), w(Float(32), 4, "wg_w");
+            Var a("a"), b("b"), ci("ci"), co("co"), tx("tx"), ty("ty"), xi("xi"), eta("eta"), ox("ox"), oy("oy");
+            const auto consts = [](std::vector<float> v) {
+                std::vector<Expr> e;
+                for (float f : v) e.push_back(f);
+                return e;
+            };
+            Func G("wg_G"), Bt("wg_Bt"), At("wg_At"), U("wg_U"), V("wg_V"), M("wg_M"), out("wg_out");
+            G(a, b) = mux(a * 3 + b, consts({1, 0, 0, .5f, .5f, .5f, .5f, -.5f, .5f, 0, 0, 1}));
+            Bt(a, b) = mux(a * 4 + b, consts({1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1}));
+            At(a, b) = mux(a * 4 + b, consts({1, 1, 1, 0, 0, 1, -1, -1}));
+            RDom rg(0, 3, 0, 3, "rg"), rb(0, 4, 0, 4, "rb"), rc(0, CI, "rc"), ra(0, 4, 0, 4, "ra");
+            U(xi, eta, ci, co) = sum(G(xi, rg.x) * w(rg.x, rg.y, ci, co) * G(eta, rg.y));
+            V(xi, eta, ci, tx, ty) = sum(Bt(xi, rb.x) * x(2 * tx + rb.x, 2 * ty + rb.y, ci) * Bt(eta, rb.y));
+            M(xi, eta, co, tx, ty) = sum(U(xi, eta, rc, co) * V(xi, eta, rc, tx, ty));
+            out(ox, oy, co) = sum(At(ox % 2, ra.x) * M(ra.x, ra.y, co, ox / 2, oy / 2) * At(oy % 2, ra.y));
+            x.set_estimates({{0, 2 * TW + 2}, {0, 2 * TH + 2}, {0, CI}});
+            w.set_estimates({{0, 3}, {0, 3}, {0, CI}, {0, CO}});
+            out.set_estimates({{0, 2 * TW}, {0, 2 * TH}, {0, CO}});
+            return Built{out, {x, w}, {TW, TH, CI, CO},
+                         [](const std::vector<int> &s) { return Sizes{{2 * s[0] + 2, 2 * s[1] + 2, s[2]}, {3, 3, s[2], s[3]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{2 * s[0], 2 * s[1], s[3]}; }};
+        },
+        {{1, 1, 1, 1}, {16, 16, 8, 8}, {5, 3, 7, 2}, {9, 16, 1, 8}}, nullptr, &source);
+    CHECK_THAT(log, !Catch::Contains("no operand is reused across its result"));
+    CHECK_THAT(log, Catch::Contains("product of wg_U, wg_V over rc$x; result wg_M"));
+    // The input transform's parallel loop is one of its tiles' (tx, ty, ci), not the one-panel loop.
+    INFO(source);
+    CHECK(source.find("wg_V.parallel(n_t)") == std::string::npos);
+    CHECK(source.find("wg_V.parallel(") != std::string::npos);
+}
+
+// Complex numbers interleaved (red-team round 16): re/im as every buffer's innermost dimension of
+// 2, c(ri, n, m) = sum(select(ri == 0, ar br - ai bi, ar bi + ai br)). The kernel's vectors ran
+// along ri, which fills no vector: scalar tiles, 4.6-9.2 ms at 128 x 128 x 256 against 0.5-0.6
+// with the vectors along n (AVX2).
+TEST_CASE("a contraction whose output's innermost dimension is a constant shorter than a vector vectorizes the next", "[styles]") {
+    std::string stmt;
+    const std::string log = check_style(
+        [] {
+            Param<int> M = shape_var("M", 1, 128, 128), N = shape_var("N", 1, 128, 128), K = shape_var("K", 1, 256, 256);
+            ImageParam A(Float(32), 3, "cx_a"), B(Float(32), 3, "cx_b");
+            Var ri("ri"), n("n"), m("m");
+            RDom k(0, K, "k");
+            Expr ar = A(0, k, m), ai = A(1, k, m), br = B(0, n, k), bi = B(1, n, k);
+            Func c("cx_c");
+            c(ri, n, m) = sum(select(ri == 0, ar * br - ai * bi, ar * bi + ai * br));
+            A.set_estimates({{0, 2}, {0, K}, {0, M}});
+            B.set_estimates({{0, 2}, {0, N}, {0, K}});
+            c.set_estimates({{0, 2}, {0, N}, {0, M}});
+            return Built{c, {A, B}, {M, N, K},
+                         [](const std::vector<int> &s) { return Sizes{{2, s[2], s[0]}, {2, s[1], s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{2, s[1], s[0]}; }};
+        },
+        {{1, 1, 1}, {17, 17, 33}, {128, 128, 256}, {3, 70, 5}, {64, 1, 9}}, &stmt);
+    CHECK_THAT(log, Catch::Contains("vectors along n"));
+    // The kernel's accumulator is updated in vectors.
+    INFO(stmt);
+    CHECK(std::regex_search(stmt, std::regex(R"(sum\[ramp\()")));
+}

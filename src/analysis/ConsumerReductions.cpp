@@ -45,7 +45,7 @@ bool reduced_over_by_a_consumer(const std::vector<FuncNode> &nodes, const std::m
     return false;
 }
 
-bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &f) {
+bool read_along_dim1_at_vectors(const FunctionDAG &dag, const FuncNode &f) {
     if (f.dims() < 2 || f.consumers.empty()) return false;
     const std::string own_row = f.func.args()[1];
     for (const StageNode &s : f.stages) {
@@ -60,19 +60,15 @@ bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &
         struct Reads : IRVisitor {
             const std::string &name;
             const std::vector<std::string> &pure;
-            std::vector<std::string> rvars;
             int calls = 0;
             bool other = false;  // a read that is not of the form
             Reads(const std::string &n, const std::vector<std::string> &p) : name(n), pure(p) {}
-            bool uses_any(const Expr &a, const std::vector<std::string> &vars) const {
-                return std::any_of(vars.begin(), vars.end(), [&](const std::string &v) { return expr_uses_var(a, v); });
-            }
             using IRVisitor::visit;
             void visit(const Call *op) override {
                 if (op->call_type == Call::Halide && op->name == name) {
                     calls++;
                     const Variable *row = op->args.size() >= 2 ? op->args[1].as<Variable>() : nullptr;
-                    other |= !row || row->name != pure[0] || uses_any(op->args[0], pure) || !uses_any(op->args[0], rvars);
+                    other |= !row || row->name != pure[0] || expr_uses_var(op->args[0], pure[0]);
                     for (size_t i = 2; i < op->args.size(); i++) other |= expr_uses_var(op->args[i], pure[0]);
                 }
                 IRVisitor::visit(op);
@@ -80,11 +76,7 @@ bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &
         } reads(f.name, pure);
         reads.other = false;
         consumer.definition().accept(&reads);
-        for (const Definition &u : consumer.updates()) {
-            reads.rvars.clear();
-            for (const ReductionVariable &rv : u.schedule().rvars()) reads.rvars.push_back(rv.var);
-            u.accept(&reads);
-        }
+        for (const Definition &u : consumer.updates()) u.accept(&reads);
         if (reads.calls == 0 || reads.other) return false;
     }
     return true;

@@ -18,12 +18,13 @@ bool reduced_over_by_a_consumer(const std::vector<FuncNode> &nodes, const std::m
                                 const FuncNode &f);
 
 // Whether every read of `f` (dims >= 2) by its consumers, in any of their definitions, takes f's
-// dimension 0 at reduction variables alone (the consumer sums or merges over it) and f's
 // dimension 1 at exactly the consumer's dimension 0, the one its vectors run along, which no
-// other argument uses: per-chunk statistics merged per token, `merge(t) += chunk(rc, t)`. Each
+// other argument uses: per-chunk statistics merged per token, `merge(t) += chunk(rc, t)`; a
+// Kuwahara filter's 4 quadrants, st(0, x, y) then st(r, x, y); an inline sum() whose free
+// variables came out (s, x, y), read by g(x, y, s). Each
 // of f's stages also loops over its dimension 1 (a pure variable of every definition). Vectors
 // along f's dimension 1 then load as the consumer's own vectors do (GroupPlan::member_vector_dims).
-bool reduced_along_dim0_read_along_dim1(const FunctionDAG &dag, const FuncNode &f);
+bool read_along_dim1_at_vectors(const FunctionDAG &dag, const FuncNode &f);
 
 // Whether `host` reads, directly or through pure Funcs that are not input wrappers, a twin of the
 // reduction `own` (besides own and the Funcs of own's epilogue chain `chain`): another reduction,

@@ -519,7 +519,8 @@ void FunctionDAG::classify_matmuls() {
         // (red-team round 12's Shi-Tomasi, 1.8-2.1x Adams2019), which fuse all three into the
         // output's tiles alike. Other sums beside it (a correlation's energies) keep the kernel.
         const bool lone_output = host.is_output && (host_ptr == &r || !reads_twin_reduction(nodes_, index_, host, r.name, epilogue));
-        if (reusing < 0 && !lone_output && !(reads_inputs_only() && reduced_over_by_a_consumer(nodes_, index_, host))) {
+        const bool reusing_pair = reusing < 0 && reusing_dim_pair(all_calls, r.func.args(), mapping).first > 0;
+        if (reusing < 0 && !reusing_pair && !lone_output && !(reads_inputs_only() && reduced_over_by_a_consumer(nodes_, index_, host))) {
             reject("no operand is reused across its result (a weighted sum, not a product of matrices)");
             continue;
         }

@@ -59,6 +59,25 @@ std::optional<int> dense_moved_arg(const MatmulPattern &p, const ShapeFamily &fa
     return arg;
 }
 
+// Whether, with the vectors along accumulator argument `vector_arg`, some other argument is read by
+// an operand that does not move with the vectors and by none that does: a register tile's rows
+// then reuse each vector loaded (analysis/ContractionOperands.h reusing_row_dim). Without one a
+// moved contraction is no longer a kernel's (a stereo FIR, x(c, n + t) * h(t), moved to n: every
+// operand but the taps moves with n, and the stage rules' schedule ran 1.3-2.5x slower).
+bool reuses_across_rows(const MatmulPattern &p, int vector_arg) {
+    const auto uses = [](const ContractionOperand &o, int a) { return a < (int)o.uses_acc_arg.size() && o.uses_acc_arg[a]; };
+    for (int a : p.acc_arg_of_host_dim) {
+        if (a == vector_arg) continue;
+        bool broadcast_side = false, vector_side = false;
+        for (const ContractionOperand &o : p.operands) {
+            if (!uses(o, a)) continue;
+            (uses(o, vector_arg) ? vector_side : broadcast_side) = true;
+        }
+        if (broadcast_side && !vector_side) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &family, const std::vector<Shape> &shapes,
@@ -82,6 +101,18 @@ VectorMoves choose_vector_moves(const FunctionDAG &dag, const ShapeFamily &famil
         if (!innermost || *innermost >= wide) continue;
         int best_arg = -1;
         int64_t best_extent = wide - 1;
+        // Heuristic ("no vector along a constant short dimension"): an innermost dimension of a
+        // constant extent shorter than one vector (re/im of interleaved complex numbers, a
+        // colour matrix's 3 channels) fills no vector at any shape (the kernels' columns there are
+        // scalar); dimension 1, a vector long at the largest shape, fills them where it can.
+        Shape largest;
+        for (const ShapeVar &v : family.vars) largest[v.name] = v.values.back();
+        const std::optional<int64_t> largest0 = size_at(p.host_extent[0], family, largest);
+        if (largest0 && *largest0 == *innermost && *innermost < lanes(p.type) && p.host_extent.size() > 1 &&
+            reuses_across_rows(p, p.acc_arg_of_host_dim[1])) {
+            const std::optional<int64_t> longest = size_at(p.host_extent[1], family, largest);
+            if (longest && *longest >= lanes(p.type)) best_extent = 0;
+        }
         // Only the output's dimension 1: the output then reads the accumulator with its
         // dimensions 0 and 1 swapped, which the stage rules run as vector x vector blocks (a move
         // to an outer dimension, a convolution's channels behind its image rows, would leave the

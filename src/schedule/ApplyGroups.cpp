@@ -5,6 +5,7 @@
 #include "analysis/ClampedReads.h"
 #include "analysis/DiagonalReads.h"
 #include "analysis/MathCalls.h"
+#include "common/Errors.h"
 #include "space/Rules.h"
 
 #include <algorithm>
@@ -104,8 +105,12 @@ void GroupApplier::tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncR
         notes_.push_back("Func " + n.name + ": where its dimension " + args[0] + " is shorter than a vector, vectors along " +
                          y + " (strided stores).");
     }
-    if (g.short_dim0 && g.members.empty() && !g.transpose_blocks && n.dims() >= 2) {
-        short_dim0_stage(g, n, st, n.stages[0]);
+    if (g.short_dim0 && !g.transpose_blocks && n.dims() >= 2) {
+        // Members (space/rules/RuleContext.h short_dim0_with_members) per row, in every
+        // specialization alike.
+        const std::string rows = short_dim0_stage(g, n, st, n.stages[0]);
+        internal_assert(g.members.empty() || !rows.empty()) << "Diet: members of " << n.name << " without a row loop\n";
+        for (const std::string &m : g.members) member(g, m, root, rows, n.name, tail_of(g, m));
         return;
     }
     // Rows at least a vector wide at some shapes but not at the smallest: there, the last

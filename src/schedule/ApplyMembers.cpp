@@ -85,7 +85,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
     if (!per_point && g.member_vector_dims.count(name)) {
         member_along_dim1(m, mf, reads_inputs_clamped(dag_, name) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         notes_.push_back("Func " + name + ": computed per tile of " + root_name + (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
-                         ", vectorized along " + m.func.args()[1] + " (its readers reduce over " + m.func.args()[0] + "), stored " +
+                         ", vectorized along " + m.func.args()[1] + " (its readers' vectors run along it, " + m.func.args()[0] + " elsewhere), stored " +
                          m.func.args()[1] + " innermost.");
         return;
     }

@@ -178,7 +178,13 @@ void ScheduleApplier::apply_variant(const MicroKernel &k, const TileVariant &t, 
         const SizeExpr grain = serial_tasks_ || constant_grain_ ? size_constant(1)
                                : row_tasks ? row_task_grain_expr(extents, t, reduction_)
                                            : task_grain_expr(extents, t, k.cpu, reduction_, gathers ? gathered_fma_cost(k.cpu) : 1);
-        tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_, host_region_inferred_, row_tasks);
+        // One panel spans the vectors' whole dimension (a constant extent: Winograd's 4 x 4 tile
+        // coordinates): there is no panel to reuse across the batch, and outermost its one
+        // iteration would be the only parallel loop of a host whose loops stay apart.
+        const Expr n_extent = simplify(host_extents_.at(0).expr);
+        const bool one_panel = is_const(n_extent) && *as_const_int(n_extent) <= (int64_t)t.cols * std::max(k.cpu.panel_tiles, 1);
+        tile_host_cpu(w_, hs, t, k.cpu, nm, task, grain, !serial_tasks_, batch_inside_panels_ && !one_panel, host_region_inferred_,
+                      row_tasks);
         if (k.cpu.dot) {
             const std::vector<FuncRef> lanes = tile_acc_dot(w_, is, us, t, k.cpu, nm, host, acc_);
             if (copy_rows) {

@@ -107,8 +107,9 @@ private:
                                            TailStrategy tail = TailStrategy::GuardWithIf);
     void tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void tiled_root_loops(const GroupPlan &g, const FuncNode &n, FuncRef &root, bool clamped);
-    void short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s);
-    void short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s, TailStrategy tail);
+    // Both return the loop the group's members are computed at: its rows ("" when it has none).
+    std::string short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s);
+    std::string short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s, TailStrategy tail);
     void interleave_channels(const GroupPlan &g, const FuncNode &n, StageRef &st);
     std::optional<StageRef> unroll_compared_dims(const GroupPlan &g, const FuncNode &n, StageRef &st,
                                                  const std::vector<std::string> &loops, bool vectorized,

@@ -17,18 +17,18 @@ using StageRef = GroupApplier::StageRef;
 // the family's smallest shape, its last vector is guarded there and shifted inwards under a
 // specialization where it holds a vector: an interleaved RGB output of 8-bit lanes, 129 pixels wide,
 // ran 2.1x slower guarded (a predicated vector per row; round 13's demosaic).
-void GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s) {
+std::string GroupApplier::short_dim0_stage(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s) {
     if (s.index == 0 && !g.short_dim0_shift) {
         if (const std::optional<SizeExpr> width = extent_of(n, 1)) {
             StageRef wide = w_.specialize(st, w_.at_least(*width, g.vector_lanes));
             short_dim0_loops(g, n, wide, s, TailStrategy::ShiftInwards);
         }
     }
-    short_dim0_loops(g, n, st, s, s.index == 0 && g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+    return short_dim0_loops(g, n, st, s, s.index == 0 && g.short_dim0_shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
 }
 
-void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s,
-                                    TailStrategy tail) {
+std::string GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, StageRef &st, const StageNode &s,
+                                           TailStrategy tail) {
     const std::vector<std::string> args = n.func.args(), rvars = s.rvars();
     const std::string c = args[0], x = args[1];
     std::vector<std::string> v = vectorize_dim(st, x, g.vector_lanes, tail);
@@ -58,10 +58,25 @@ void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, Stage
         if (p != c && p != x) outer.push_back(p);
     }
     if (v.size() > 1) (outer.empty() ? outer : order).push_back(v.back());
+    // Members are computed per row, kRowsPerTask rows per parallel task: a task per row of a
+    // small image (129 x 97) cost more than the members it kept out of memory (a guarded split
+    // of the row loop; each row's members cover exactly that row).
+    std::string member_loop;
+    if (!g.members.empty() && !outer.empty()) {
+        const std::string y = outer.front();
+        w_.split(st, y, y + "_task", y + "_in_task", kRowsPerTask, TailStrategy::GuardWithIf);
+        member_loop = y + "_in_task";
+        order.push_back(member_loop);
+        outer.front() = y + "_task";
+    }
     order.insert(order.end(), outer.begin(), outer.end());
     w_.reorder(st, order);
-    fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
-                                stage_points(n, s.index, 1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func)));
+    // Members (computed per iteration of the parallel loop: its rows) count as much as the root.
+    const std::string par =
+        outer.empty() ? std::string()
+                      : fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",
+                                                    stage_points(n, s.index, (1 + (int64_t)g.members.size()) *
+                                                                                 (1 + kPointsPerMathCall * math_calls_per_point(dag_, n.func))));
     // Last: a specialization copies the schedule so far (the parallel loop), and the small
     // shapes' serial specialization is tested first.
     const std::optional<SizeExpr> channels = extent_of(n, 0);
@@ -86,6 +101,7 @@ void GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n, Stage
         note_once("Func " + n.name + ": its dimension " + c + " fills at most half a vector: vectors along " + x + ", " + c +
                   " inside them" + (g.short_dim0_extent > 0 && channels ? " (unrolled where it is " + std::to_string(g.short_dim0_extent) + ")" : "") + ".");
     }
+    return member_loop.empty() ? par : member_loop;
 }
 
 }  // namespace diet

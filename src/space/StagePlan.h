@@ -113,12 +113,13 @@ struct GroupPlan {
     // only within it, as within tile_x otherwise (wider, the vectors past the row run predicated).
     std::map<std::string, int64_t> member_narrowest_x;
     // Members whose vectors, and innermost storage, run along their dimension 1 (the value: 1):
-    // their readers reduce over their dimension 0 and read dimension 1 at their own vectorized
-    // dimension 0 (analysis/ConsumerReductions.h reduced_along_dim0_read_along_dim1), and their
+    // their readers read dimension 1 at their own vectorized dimension 0 and dimension 0 elsewhere
+    // (analysis/ConsumerReductions.h read_along_dim1_at_vectors), and their
     // dimension 0 is short or gathers. A LayerNorm's Welford statistics per 32-wide chunk c of
     // each token t, merged per token over the chunks: vectors along c (NC <= 24 chunks) filled a
     // second vector at most half and gathered with stride 32; along t, 3.4x faster by hand (red-team
-    // round 12). Decided after the tile, which costs members along dimension 0 as before.
+    // round 12). Round 17's Kuwahara statistics st(q, x, y) over 4 quadrants: 19-24x faster.
+    // Decided after the tile, which costs members along dimension 0 as before.
     std::map<std::string, int> member_vector_dims;
     // RFactor: the reduction variable split into `rfactor_chunk`-long chunks, one per parallel task.
     std::string rfactor_rvar;

@@ -324,13 +324,13 @@ bool gathers_along_dim(const FuncNode &n, const std::string &x) {
 }
 
 // GroupPlan::member_vector_dims for member `m` of `g`: its readers, all in the group and
-// vectorized along their dimension 0, reduce over its dimension 0 and read its dimension 1 at
-// their vectors; its dimension 0 is shorter than two vectors at every shape or gathers, and its
+// vectorized along their dimension 0, read its dimension 1 at their vectors and its dimension 0
+// elsewhere; its dimension 0 is shorter than two vectors at every shape or gathers, and its
 // dimension 1 fills a vector within the tile.
 bool member_along_dim1(const RuleContext &cx, const GroupPlan &g, const std::string &m) {
     const FuncNode &mn = cx.dag.node(m);
     if (g.members_per_point || g.member_lane_rvars.count(m) || g.select_unrolled.count(m) ||
-        (g.rule != RuleKind::TiledGroup && g.rule != RuleKind::UpdateLoops) || !reduced_along_dim0_read_along_dim1(cx.dag, mn)) {
+        (g.rule != RuleKind::TiledGroup && g.rule != RuleKind::UpdateLoops) || !read_along_dim1_at_vectors(cx.dag, mn)) {
         return false;
     }
     for (const std::string &c : mn.consumers) {
@@ -341,7 +341,8 @@ bool member_along_dim1(const RuleContext &cx, const GroupPlan &g, const std::str
     }
     const int lanes = cx.lanes_of(mn);
     const int64_t widest_dim0 = largest_extent(cx, m, 0);
-    const int64_t rows = g.tile_y > 0 ? std::min<int64_t>(g.tile_y, largest_extent(cx, m, 1)) : largest_extent(cx, m, 1);
+    // Its dimension 1 is read at its readers' dimension 0, the root's tile columns.
+    const int64_t rows = g.tile_x > 0 ? std::min<int64_t>(g.tile_x, largest_extent(cx, m, 1)) : largest_extent(cx, m, 1);
     if (lanes <= 1 || rows < lanes || widest_dim0 <= 0) return false;
     return widest_dim0 < 2 * lanes || gathers_along_dim(mn, mn.func.args()[0]);
 }
@@ -497,7 +498,8 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         // shifted tile: schedule/ApplyGroups.cpp tile_stage).
         g.tile_y_shift = g.tile_y > 0 && g.tile_y <= smallest_extent(cx, g.root, 1) &&
                          (root.is_output || !g.members.empty());
-        if (!g.transpose_blocks && g.members.empty() && !root.has_updates() && take_short_dim0(cx, g)) {
+        const bool members_per_row = !g.members.empty() && g.tile_x == 0 && g.tile_y == 0 && short_dim0_with_members(cx, root);
+        if (!g.transpose_blocks && (g.members.empty() || members_per_row) && !root.has_updates() && take_short_dim0(cx, g)) {
             g.short_dim0_shift = smallest_extent(cx, g.root, 1) >= lanes;
             g.why = "dimension 0 fills at most half a vector: vectors along dimension 1";
         }

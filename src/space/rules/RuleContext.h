@@ -82,6 +82,12 @@ bool update_at_pure_args(const FuncNode &f, const Halide::Internal::Definition &
 
 // TiledGroup.cpp: whether the root may take tiles of min(row, tile) (GroupPlan::tile_x_clamped).
 bool tiles_may_clamp(const RuleContext &cx, const FuncNode &root);
+// Whether a pure root of three or more dimensions runs GroupPlan::short_dim0's loops with members:
+// its dimension 0 fills at most half a vector at every shape and dimension 1 a vector at the
+// largest (interleaved colour channels, out(c, x, y)), it reads no producer transposed. Its
+// tile is then whole rows (dimensions 0 and 1 whole), its members computed per row, and its
+// lanes counted along dimension 1 (TiledGroup.cpp).
+bool short_dim0_with_members(const RuleContext &cx, const FuncNode &root);
 
 // TiledGroup.cpp: the tile of least estimated cost for a root and its members, and that cost
 // (infinite when a member's per-tile region is unbounded).

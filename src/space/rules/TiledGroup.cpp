@@ -69,6 +69,18 @@ bool tiles_may_clamp(const RuleContext &cx, const FuncNode &root) {
     return root.is_output && !root.has_updates() && root.dims() >= 2 && !root.region_narrowed && !reads_transposed(root, cx.dag);
 }
 
+bool short_dim0_with_members(const RuleContext &cx, const FuncNode &root) {
+    const auto largest = cx.whole_largest.find(root.name);
+    const auto smallest = cx.whole_smallest.find(root.name);
+    if (root.dims() < 3 || root.has_updates() || largest == cx.whole_largest.end() || smallest == cx.whole_smallest.end() ||
+        !largest->second.bounded || !smallest->second.bounded || reads_transposed(root, cx.dag)) {
+        return false;
+    }
+    const int lanes = cx.lanes_of(root);
+    const int64_t widest0 = largest->second.extent[0];
+    return lanes > 1 && widest0 > 0 && widest0 * 2 <= lanes && largest->second.extent[1] >= lanes;
+}
+
 namespace {
 
 // What does not depend on the tile: the root's extents and work, its inner dimensions, the
@@ -83,6 +95,7 @@ struct RootFacts {
     bool may_clamp = false;   // tiles wider than narrowest_x are candidates (GroupPlan::tile_x_clamped)
     int64_t steps = 1;
     double root_ops = 0;
+    bool short_dim0 = false;  // short_dim0_with_members: whole rows, lanes along dimension 1
 };
 
 RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step) {
@@ -111,6 +124,8 @@ RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step)
         }
     }
     if (f.dims >= 2) f.ys = tile_candidates(f.R.extent[1], {1, 2, 4, 8, 16, 32, 64});
+    f.short_dim0 = short_dim0_with_members(cx, root);
+    if (f.short_dim0) f.xs = f.ys = {0};
     f.steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
     // A root with updates does its updates' iterations (a scatter's reduction domain, a scan's
     // rows), not its reduction extents at every point of its region. Per step, the accumulator
@@ -167,6 +182,14 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
             // runs although a 70-wide member region rounds up to 80 lanes: not counted.
             const int m_lanes = cx.lanes_of(mn);
             const int64_t m_x = computed.extent.empty() ? 1 : std::max<int64_t>(computed.extent[0], 1);
+            // Per row of a root with vectors along dimension 1, a member short along its own
+            // dimension 0 (a composite's 4 channels, c(c, x, y)) is vectorized along it: a scan of
+            // RGBA layers per row ran 1.8x slower than at root (AVX2). Nor a member with updates
+            // (a dark channel's window minimum per row: 1.17-1.39x slower at 1024 x 768). Not fused.
+            if (f.short_dim0 && (m_x * 2 <= m_lanes || mn.has_updates())) {
+                c.bounded = false;
+                return c;
+            }
             const double m_waste = m_x < 2 * m_lanes ? (double)ceil_div(m_x, m_lanes) * m_lanes / (double)m_x : 1.0;
             c.member_ops += work * c.tiles * c.steps * m_waste;
             // The members' work once each over the root's whole region: what the tiles recompute.
@@ -184,6 +207,10 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     // the tile's own rounding made a per-channel scale over 56-wide NCHW rows take 32-wide column
     // strips, 1.7x slower than Adams2019's whole rows, probe 13).
     c.vector_waste = dims >= 1 ? (double)tiles_x * ceil_div(ex, f.lanes) * f.lanes / (double)std::max<int64_t>(R.extent[0], 1) : 1;
+    // Vectors along dimension 1 (GroupPlan::short_dim0): 3 colour channels in 16 lanes counted
+    // along dimension 0 made a per-pixel Tuple Func's tiles cost 10x, so it stayed at root
+    // (round 16's 3-D LUT: 7.3-10.5 ms against 3.5 per row by hand, AVX2).
+    if (f.short_dim0) c.vector_waste = (double)ceil_div(R.extent[1], f.lanes) * f.lanes / (double)std::max<int64_t>(R.extent[1], 1);
     // Members per step are allocated (and their bounds computed) once per step of every tile.
     c.overhead = c.tiles * (kTileOverheadOps + kMemberOverheadOps * (double)members.size() * c.steps) +
                  c.page_faults * kPageFaultOps +
