@@ -71,7 +71,7 @@ std::string GroupApplier::short_dim0_loops(const GroupPlan &g, const FuncNode &n
     }
     order.insert(order.end(), outer.begin(), outer.end());
     w_.reorder(st, order);
-    // Members (computed per iteration of the parallel loop: its rows) count as much as the root.
+    // The serial specialization's points count each member's as much as the root's.
     const std::string par =
         outer.empty() ? std::string()
                       : fused_parallel_unless_small(w_, st, outer, n.name + "_rows_",

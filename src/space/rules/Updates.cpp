@@ -181,16 +181,20 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
     std::vector<Expr> values;  // kept alive: the loads point into them
     const std::vector<const Call *> loads = loads_through_inlined(cx, n, def, values);
     int along_rows = 0;
-    bool strided_x = false;
+    bool strided_x = false, gathers_x = false;
     for (const Call *c : loads) {
         bool moves = false;
         for (const Expr &a : c->args) moves |= expr_uses_var(a, r);
         if (!moves) continue;  // invariant over the reduction: hoisted out of it
         if (c->args.empty() || !expr_uses_var(c->args[0], r) || dense_along(c->args[0], x)) return "";
         strided_x |= expr_uses_var(c->args[0], x);
+        for (const Expr &a : c->args) gathers_x |= expr_uses_var(a, x);
         along_rows++;
     }
-    if (along_rows == 0 || !associative(n.func, def)) return "";
+    // Loads that do not move with dim 0 at all are broadcasts along its vectors, not gathers (an
+    // exact distance transform's min over x' of (x - x')^2 + g(x', y)^2: with per-lane partials
+    // over its 512-long row, 3.3x Adams2019's time at the small shape, round 17).
+    if (along_rows == 0 || !gathers_x || !associative(n.func, def)) return "";
     // Rows that x also strides along (g * CPG + r): only long reductions, whose steps amortize
     // each row's final reduction of the lanes and its guarded last vector. A 15-tap decimating
     // FIR (x * S + r), a 4 x 4 area downscale and segment sums of up to 64 ran 1.8-6x slower so.
