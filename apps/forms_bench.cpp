@@ -220,6 +220,13 @@ System vendor_system(const std::string &family, const std::string &name, bench::
     return v;
 }
 
+// The name suffix of the vendor loops on a transposed-operand form's own operands ("" for other
+// forms): "_own_layout", "_nn_own_layout" for the NN product.
+std::string own_layout_suffix(const std::string &form) {
+    if (form.find("/lhs_transposed") == std::string::npos) return "";
+    return std::string(form.rfind("bmm_nn", 0) == 0 ? "_nn" : "") + "_own_layout";
+}
+
 // The dense forms whose epilogue applies GELU (contraction_forms.h): its scalar tanhf costs about as
 // much as the product at every T (18 ns per element on one core of the AVX2 guest, 4.7 M elements
 // at T = 128), so their references are a system plus this pass, not the bare product.
@@ -431,9 +438,8 @@ int main(int argc, char **argv) {
             // with crops, one cache line per element of the transposed operand): the vendor loop
             // on the form's own operands (transposed A) is reported beside the reference.
             for (const auto &d : diets) {
-                const std::string &f = d->form.name;
-                if (math != "bmm" || f.find("/lhs_transposed") == std::string::npos) continue;
-                const std::string suffix = std::string(f.rfind("bmm_nn", 0) == 0 ? "_nn" : "") + "_own_layout";
+                const std::string suffix = own_layout_suffix(d->form.name);
+                if (math != "bmm" || suffix.empty()) continue;
                 bool have = false;  // a tuned form shares the default form's operands
                 for (const System &sy : systems) have |= sy.name == "openblas" + suffix;
                 if (have) continue;
@@ -534,9 +540,8 @@ int main(int argc, char **argv) {
                << at_c << ") | " << f2(geomean(rv)) << " | " << f2(min_v) << " (" << at_v << ") |\n";
         }
         for (size_t s = 0; s < systems.size(); s++) {  // transposed-operand forms against vendors in their layout
-            const std::string &f = systems[s].name;
-            if (f.find("/lhs_transposed") == std::string::npos) continue;
-            const std::string suffix = std::string(f.rfind("bmm_nn", 0) == 0 ? "_nn" : "") + "_own_layout";
+            const std::string &f = systems[s].name, suffix = own_layout_suffix(f);
+            if (suffix.empty()) continue;
             const int v1 = index_of("openblas" + suffix), v2 = index_of("onednn" + suffix);
             if (v1 < 0 || v2 < 0) continue;
             std::vector<double> rv;
