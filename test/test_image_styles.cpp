@@ -2257,3 +2257,28 @@ TEST_CASE("a row reduction whose loads do not move with dimension 0 keeps its ve
         {{1, 1}, {7, 3}, {65, 49}, {512, 20}});
     CHECK_THAT(log, !Catch::Contains("per-lane partial results"));
 }
+
+// Linear prediction's autocorrelation (red-team round 17's LPC): r(k, f) = sum over n of
+// x(n, f) * x(min(n + k, N - 1), f), 9 lags, per frame. Its vectors run along k, 9 lags in vectors
+// of 8 or 16: the last one, guarded, was predicated and its clamped loads gathered lane by lane;
+// computed past the tile instead (the clamp keeps x's region), both vectors load densely.
+TEST_CASE("an update whose vectors read a clamped coordinate rounds its last vector up", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> NF = shape_var("NF", 1, 256, 256), N = shape_var("N", 16, 512, 512), HOP = shape_var("HOP", 1, 256, 256);
+            ImageParam sig(Float(32), 1, "ac_sig");
+            Var n("n"), f("f"), k("k");
+            Func xw("ac_xw"), r("ac_r"), out("ac_out");
+            xw(n, f) = sig(f * HOP + n) * (0.5f - 0.5f * cos(6.2831853f * cast<float>(n) / cast<float>(N - 1)));
+            RDom rn(0, N, "rn");
+            r(k, f) = sum(select(rn + k < N, xw(rn, f) * xw(min(rn + k, N - 1), f), 0.0f));
+            out(k, f) = r(k, f) / (r(0, f) + 1e-6f);
+            sig.set_estimates({{0, 255 * 256 + 512}});
+            out.set_estimates({{0, 9}, {0, NF}});
+            return Built{out, {sig}, {NF, N, HOP},
+                         [](const std::vector<int> &s) { return Sizes{{(s[0] - 1) * s[2] + s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{9, s[0]}; }};
+        },
+        {{1, 16, 1}, {7, 33, 5}, {64, 512, 256}, {3, 100, 17}});
+    CHECK(std::regex_search(log, std::regex(R"(Func sum: .*its update's last vectors? rounded up \(clamped reads along it\))")));
+}

@@ -83,4 +83,33 @@ bool gathers_along(const Definition &def, const std::string &pure_var) {
     return false;
 }
 
+bool clamped_along(const Definition &def, const std::string &pure_var) {
+    struct ClampMovesWith : IRVisitor {
+        std::string x;
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Min *op) override {
+            found |= expr_uses_var(op, x);
+            IRVisitor::visit(op);
+        }
+        void visit(const Max *op) override {
+            found |= expr_uses_var(op, x);
+            IRVisitor::visit(op);
+        }
+    };
+    std::vector<Expr> exprs = def.values();
+    exprs.insert(exprs.end(), def.args().begin(), def.args().end());
+    for (const Expr &e : exprs) {
+        const Expr expanded = substitute_in_all_lets(e);
+        for (const Call *c : loads_in(expanded)) {
+            if (c->args.empty()) continue;
+            ClampMovesWith clamp;
+            clamp.x = pure_var;
+            c->args[0].accept(&clamp);
+            if (clamp.found) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace diet

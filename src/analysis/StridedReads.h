@@ -20,6 +20,13 @@ constexpr int kGatherLanes = 16;
 
 bool gathers_along(const Halide::Internal::Definition &def, const std::string &pure_var);
 
+// Whether a definition reads some Func or input with `pure_var` inside a clamp (a Min or Max
+// moving with it) in the callee's innermost argument: `x(min(r + k, N - 1), f)`. Halide 14
+// loads such a vector as a ramp only where loop partitioning proves the clamp away; in a guarded
+// last vector (predicated) it stays a gather, loaded lane by lane (red-team round 17's LPC: the
+// autocorrelation's 9 lags in vectors of 8, its second vector one lane wide and gathered).
+bool clamped_along(const Halide::Internal::Definition &def, const std::string &pure_var);
+
 // Whether each step of an update's reduction reads a run along `x`, and rows along `y`, of one
 // plane of its inputs: every read that moves with the reduction variables reads them only in
 // arguments no pure variable reaches, `x` in its innermost argument and `y` in an argument inside

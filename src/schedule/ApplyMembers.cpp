@@ -68,6 +68,19 @@ TailStrategy GroupApplier::tail_of(const GroupPlan &g, const std::string &f) {
     return shift ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
 }
 
+// An update of a member whose vectors along dimension 0 read a clamped coordinate
+// (analysis/StridedReads.h clamped_along) computes its last vector past the tile where that
+// grows no input read nor computed producer (reads_inputs_clamped_along): guarded, that vector is
+// predicated and its clamped loads gathered lane by lane. Round 17's LPC autocorrelation, 9 lags
+// in vectors of 8 (the second one lane wide), rounded up to two whole vectors.
+bool GroupApplier::clamped_update_rounds_up(const StageNode &s, const FuncNode &m) const {
+    if (s.index == 0 || m.is_output || m.func.args().empty()) return false;
+    const std::string &x = m.func.args()[0];
+    const std::vector<std::string> pure = s.pure_vars();
+    if (std::find(pure.begin(), pure.end(), x) == pure.end() || !writes_at_pure_point(s, m)) return false;
+    return clamped_along(m.func.updates()[s.index - 1], x) && reads_inputs_clamped_along(dag_, m.name, x, false);
+}
+
 void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                           const std::string &root_name, TailStrategy tail, bool per_point) {
     const FuncNode &m = dag_.node(name);
@@ -97,6 +110,8 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
     const bool round_up = tail == TailStrategy::GuardWithIf && reads_inputs_clamped(dag_, name);
     if (round_up) tail = TailStrategy::RoundUp;
     if (!tile_var.empty() && !per_point && g.tile_y > 0) member_tile_rows_ = g.tile_y;
+    bool updates_rounded_up = false;
+    for (const StageNode &s : m.stages) updates_rounded_up |= !per_point && lanes > 1 && !round_up && clamped_update_rounds_up(s, m);
     for (const StageNode &s : m.stages) {
         StageRef st = w_.stage(mf, s.index, s);
         if (row && s.index == 1) {
@@ -115,7 +130,7 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                 }
                 split_compared_dims(g, m, at, true, natural, l > 1);
             }
-            else update_loops(at, s, m, l, false, width_cap, round_up ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            else update_loops(at, s, m, l, false, width_cap, round_up || clamped_update_rounds_up(s, m) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
         };
         // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
         // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage
@@ -161,7 +176,8 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
     notes_.push_back("Func " + name + ": computed per tile of " + root_name +
                      (tile_var.empty() ? " (no tile loop: at root)" : " at " + tile_var) +
                      (row ? ", " + lane_rvar->second + " in vectors of per-lane partial results reduced per row."
-                          : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)." : ", vectorized."));
+                          : round_up ? ", vectorized, its last vector rounded up (reads inputs clamped)."
+                          : updates_rounded_up ? ", vectorized, its update's last vector rounded up (clamped reads along it)." : ", vectorized."));
 }
 
 void GroupApplier::store_dim1_innermost(const FuncNode &f, FuncRef &ref) {

@@ -162,6 +162,7 @@ private:
     // Whether an update's window loops may run unrolled: every step updates the same point.
     bool window_may_unroll(const StageNode &s, const FuncNode &n) const;
     bool writes_at_pure_point(const StageNode &s, const FuncNode &n) const;
+    bool clamped_update_rounds_up(const StageNode &s, const FuncNode &m) const;
     // ---- specializations per value of a small-range Param (ParamValues.cpp) ----
     // The group once per value of a divisor.
     void per_divisor_value(const GroupPlan &g, const FuncNode &n, FuncRef &root);
