@@ -632,3 +632,57 @@ TEST_CASE("a depthwise convolution updated in place is left to the stage rules",
     CHECK_THAT(log, Catch::Contains("an operand is read at every point of its output"));
     CHECK_THAT(log, !Catch::Contains("micro-kernel"));
 }
+
+// Red-team round 18's power iteration: w(i) = sum over j of A(j, i) * v(j), with v(j) = u(j) /
+// norm() and norm a 0-D sum. Hosting v and norm as members, the gemv lost its per-lane partial
+// results along j and gathered A along i in one tile without a parallel loop (4.3x the serial
+// reference); a row reduction's root takes no members.
+TEST_CASE("a row reduction over a normalized vector keeps its per-lane partial results", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> N = shape_var("N", 1, 1024, 1024);
+            ImageParam A(Float(32), 2, "pi_a"), u(Float(32), 1, "pi_u");
+            Var i("i");
+            RDom rn(0, N, "rn"), rj(0, N, "rj");
+            Func nrm("pi_nrm"), v("pi_v"), w("pi_w");
+            nrm() = sqrt(sum(u(rn) * u(rn)));
+            v(i) = u(i) / nrm();
+            w(i) = sum(A(rj, i) * v(rj));
+            A.set_estimates({{0, N}, {0, N}});
+            u.set_estimates({{0, N}});
+            w.set_estimates({{0, N}});
+            return Built{w, {A, u}, {N}, [](const std::vector<int> &s) { return Sizes{{s[0], s[0]}, {s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0]}; }};
+        },
+        {{1}, {7}, {129}, {1024}});
+    // The gemv (the sum over rj), not the norm's sum over rn.
+    CHECK_THAT(log, Catch::Contains("rj$x in vectors of per-lane partial results reduced per row"));
+}
+
+// Red-team round 18's batched Cholesky: factor entries computed from the inputs alone, each
+// with a division, read through a select chain by every (i, j) of a 4 x 4 output L(i, j, b):
+// inlined, each was recomputed 16 times per b (1.7x the serial reference); computed instead. A
+// cheap one (a Gray code's xor and shift) read by as many points stays inlined.
+TEST_CASE("a Func from the inputs read by many points of its consumer is computed unless it is cheap", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> B = shape_var("B", 1, 16384, 16384);
+            ImageParam A(Float(64), 2, "ch_a"), g(UInt(16), 1, "ch_g");
+            Var i("i"), j("j"), b("b");
+            Func d0("ch_d0"), d1("ch_d1"), gray("ch_gray"), L("ch_out");
+            d0(b) = sqrt(abs(A(0, b)) + Expr(1.0));
+            d1(b) = (A(1, b) - A(2, b)) / d0(b);
+            gray(b) = g(b) ^ (g(b) >> 1);
+            L(i, j, b) = select(i == 0 && j == 0, Expr(d0(b)), i == 1 && j == 0, Expr(d1(b)), i == j, cast<double>(gray(b)), Expr(0.0));
+            A.set_estimates({{0, 3}, {0, B}});
+            g.set_estimates({{0, B}});
+            L.set_estimates({{0, 4}, {0, 4}, {0, B}});
+            return Built{L, {A, g}, {B}, [](const std::vector<int> &s) { return Sizes{{3, s[0]}, {s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{4, 4, s[0]}; }};
+        },
+        {{1}, {5}, {1000}, {16384}}, nullptr, &source);
+    CHECK_THAT(log, Catch::Contains("Func ch_d1: computed"));
+    CHECK_THAT(log, !Catch::Contains("Func ch_gray: computed"));
+}
+

@@ -180,6 +180,24 @@ bool table_read_per_step(const FunctionDAG &dag, const FuncNode &n) {
     return false;
 }
 
+// The arguments of every call `consumer` makes to `name`, by value: accept_without_lets visits a
+// substituted copy of each definition, gone once it returns.
+std::vector<std::vector<Halide::Expr>> call_args(const FuncNode &consumer, const std::string &name) {
+    struct Reads : IRVisitor {
+        std::string name;
+        std::vector<std::vector<Halide::Expr>> found;
+        using IRVisitor::visit;
+        void visit(const Call *call) override {
+            if (call->call_type == Call::Halide && call->name == name) found.push_back(call->args);
+            IRVisitor::visit(call);
+        }
+    } reads;
+    reads.name = name;
+    accept_without_lets(consumer.func.definition(), &reads);
+    for (const Definition &u : consumer.func.updates()) accept_without_lets(u, &reads);
+    return reads.found;
+}
+
 // A heuristic (named): the most points of its consumer a broadcast Func is recomputed for, per
 // point of its own (the colour channels of an RGB or RGBA image).
 constexpr int64_t kMostBroadcastRecomputes = 4;
@@ -197,29 +215,16 @@ bool read_broadcast_per_channel(const RuleContext &cx, const FuncNode &n) {
         if (!cx.dag.has(c)) return false;
         const FuncNode &cn = cx.dag.node(c);
         if (cn.is_extern || !cn.func.has_pure_definition()) return false;
-        // The calls' arguments by value: accept_without_lets visits a substituted copy of each
-        // definition, gone once it returns.
-        struct Reads : IRVisitor {
-            std::string name;
-            std::vector<std::vector<Halide::Expr>> found;
-            using IRVisitor::visit;
-            void visit(const Call *call) override {
-                if (call->call_type == Call::Halide && call->name == name) found.push_back(call->args);
-                IRVisitor::visit(call);
-            }
-        } reads;
-        reads.name = n.name;
-        accept_without_lets(cn.func.definition(), &reads);
-        for (const Definition &u : cn.func.updates()) accept_without_lets(u, &reads);
-        if (reads.found.empty()) return false;
+        const std::vector<std::vector<Halide::Expr>> found = call_args(cn, n.name);
+        if (found.empty()) return false;
         const std::vector<std::string> pure = cn.func.args();
         std::vector<bool> used(pure.size(), false);
-        for (size_t i = 0; i < reads.found.size(); i++) {
-            const std::vector<Halide::Expr> &args = reads.found[i];
+        for (size_t i = 0; i < found.size(); i++) {
+            const std::vector<Halide::Expr> &args = found[i];
             for (size_t a = 0; a < args.size(); a++) {
                 const Variable *v = args[a].as<Variable>();
                 if (!v || v->reduction_domain.defined()) return false;
-                if (i > 0 && !equal(args[a], reads.found[0][a])) return false;
+                if (i > 0 && !equal(args[a], found[0][a])) return false;
                 const auto at = std::find(pure.begin(), pure.end(), v->name);
                 if (at == pure.end()) return false;
                 const size_t d = (size_t)(at - pure.begin());
@@ -227,16 +232,98 @@ bool read_broadcast_per_channel(const RuleContext &cx, const FuncNode &n) {
                 used[d] = true;
             }
         }
+        // The points recomputed per point of `n` are the product of the dropped extents: a
+        // Cholesky factor's entries l_ij(b), each read by every (i, j) of a 4 x 4 output
+        // L(i, j, b) through a select chain, were inlined with two dimensions of 4 points each
+        // and recomputed 16 times (red-team round 18: 1.7x the serial reference).
         auto region = cx.whole_largest.find(c);
+        int64_t recomputes = 1;
         for (size_t d = 0; d < pure.size(); d++) {
             if (used[d]) continue;
-            if (region == cx.whole_largest.end() || !region->second.bounded || region->second.extent.size() != pure.size() ||
-                region->second.extent[d] > kMostBroadcastRecomputes) {
+            if (region == cx.whole_largest.end() || !region->second.bounded || region->second.extent.size() != pure.size()) {
                 return false;
             }
+            recomputes *= std::max<int64_t>(region->second.extent[d], 1);
+            if (recomputes > kMostBroadcastRecomputes) return false;
         }
     }
     return true;
+}
+
+// A heuristic (named): the weighted operations per point (loads not counted; a division, a
+// modulo or a math call 8, any other operation 1) from which a broadcast Func saves more by being
+// computed once than its extra pass costs. A Gray code's `im ^ (im >> 1)` (2) or an index's
+// clamp (2) read by 16 or 64 points stays inlined: computed, each point loads it as it would have
+// loaded the input (red-team round 18's bit planes 1.36x slower at root on AVX-512).
+constexpr double kBroadcastComputeOps = 4;
+
+double weighted_ops(const Halide::Internal::Function &f) {
+    struct Ops : IRVisitor {
+        double ops = 0;
+        using IRVisitor::visit;
+        void count(double w) { ops += w; }
+        void visit(const Add *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Sub *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Mul *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Div *op) override { count(8); IRVisitor::visit(op); }
+        void visit(const Mod *op) override { count(8); IRVisitor::visit(op); }
+        void visit(const Min *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Max *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Select *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const LT *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const LE *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const EQ *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const NE *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Call *op) override {
+            if (op->call_type == Call::PureExtern) count(8);
+            else if (op->call_type != Call::Halide && op->call_type != Call::Image && !op->is_intrinsic(Call::likely) &&
+                     !op->is_intrinsic(Call::likely_if_innermost)) {
+                count(1);  // a bitwise or shift intrinsic
+            }
+            IRVisitor::visit(op);
+        }
+    } ops;
+    for (const Halide::Expr &v : f.values()) v.accept(&ops);
+    return ops.ops;
+}
+
+// Whether some consumer reads `n`, an input wrapper that computes kBroadcastComputeOps or more
+// (not a relay), at its own pure variables only, dropping dimensions whose extents at the family's largest shape
+// multiply to more than kMostBroadcastRecomputes: inlined, `n` would be recomputed that many times
+// per point of its own. A batched Cholesky's factor entries l_ij(b), computed from the inputs only,
+// each read by all 16 points (i, j) of L(i, j, b) through a select chain, ran 1.7x the serial
+// reference inlined (red-team round 18).
+bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
+    if (!n.is_input_wrapper || is_relay(n.func) || weighted_ops(n.func) < kBroadcastComputeOps) return false;
+    for (const std::string &c : n.consumers) {
+        if (!cx.dag.has(c)) continue;
+        const FuncNode &cn = cx.dag.node(c);
+        if (cn.is_extern || !cn.func.has_pure_definition()) continue;
+        const std::vector<std::vector<Halide::Expr>> found = call_args(cn, n.name);
+        const std::vector<std::string> pure = cn.func.args();
+        std::vector<bool> used(pure.size(), false);
+        bool at_pure_vars = !found.empty();
+        for (const std::vector<Halide::Expr> &args : found) {
+            for (const Halide::Expr &a : args) {
+                const Variable *v = a.as<Variable>();
+                const auto at = v ? std::find(pure.begin(), pure.end(), v->name) : pure.end();
+                if (is_const(a)) continue;
+                if (at == pure.end() || v->reduction_domain.defined()) at_pure_vars = false;
+                else used[at - pure.begin()] = true;
+            }
+        }
+        auto region = cx.whole_largest.find(c);
+        if (!at_pure_vars || region == cx.whole_largest.end() || !region->second.bounded ||
+            region->second.extent.size() != pure.size()) {
+            continue;
+        }
+        int64_t recomputes = 1;
+        for (size_t d = 0; d < pure.size(); d++) {
+            if (!used[d]) recomputes *= std::max<int64_t>(region->second.extent[d], 1);
+        }
+        if (recomputes > kMostBroadcastRecomputes) return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -271,6 +358,7 @@ bool inline_applies(const RuleContext &cx, const FuncNode &n) {
     // from x, y and the image's size).
     if (ops_per_point(n) >= kGatherIndexOps && indexes_a_gather(dag, n)) return false;
     if (table_read_per_step(dag, n)) return false;
+    if (recomputed_per_broadcast(cx, n)) return false;
     return n.pointwise_consumed || n.is_input_wrapper || read_once_by_a_reduction(dag, n) ||
            read_broadcast_per_channel(cx, n);
 }

@@ -245,6 +245,11 @@ bool may_host(const RuleContext &cx, const GroupPlan &host, const std::string &p
     if (root.has_updates() && !last_update_at_pure_args(root)) return false;
     if (host.rule == RuleKind::TiledGroup) return true;
     if (host.rule != RuleKind::UpdateLoops) return false;
+    // A row reduction's per-lane partials need a root without members (GroupPlan::row_lanes):
+    // a gemv of v(j) = u(j) / norm() hosting v gathered along its rows, 4.3x the serial reference.
+    // (Producers with updates still join: a scan at root of its own lost its update to a Halide 14
+    // bug with exclusive pure and update specializations; apps/results/cpu/broadcast_wrappers_2026-12-06/.)
+    if (!host.lane_rvar.empty() && !cx.dag.node(producer).has_updates()) return false;
     auto feeds = cx.feeds.find(producer);
     const bool reads_directly = feeds != cx.feeds.end() && feeds->second.count(host.root);
     return !reads_directly || last_update_hosts(cx, cx.dag.node(host.root), producer);
