@@ -250,3 +250,36 @@ TEST_CASE("leaves sharing a kernel run under one specialization, correct at ever
     CHECK(a_specializations == 3);
     CHECK(b_specializations == 0);
 }
+
+// A Halide 14 bug (apps/results/cpu/broadcast_wrappers_2026-12-06/halide14_update_spec_repro.py):
+// a Func whose pure stage is specialized on P and whose update on U, P ruling U out, loses its
+// update wherever P holds. The schedule writer leaves such an update specialization out (its
+// directives are dropped), so the scan below stays correct where P holds.
+TEST_CASE("the schedule writer leaves out an update specialization its pure stage's rules out", "[dispatch]") {
+    Var k("k"), f("f");
+    Func cs("sw_cs"), g("sw_g");
+    cs(k, f) = cast<float>(k);
+    RDom r(1, 128, "rs");
+    cs(r, f) += cs(r - 1, f);
+    g(f) = cs(128, f);
+    std::vector<Internal::Function> outputs{g.function()};
+    FunctionDAG dag(outputs);
+    ScheduleWriter w(false);
+    const FuncNode &node = dag.node("sw_cs");
+    ScheduleWriter::FuncRef ref = w.func(node);
+    w.compute_root(ref);
+    const Expr extent = g.output_buffer().dim(0).extent();
+    ScheduleWriter::StageRef pure = w.stage(ref, 0, node.stages[0]);
+    ScheduleWriter::StageRef wide = w.specialize(pure, {extent >= 32, "extent >= 32"});
+    ScheduleWriter::StageRef update = w.stage(ref, 1, node.stages[1]);
+    // Ruled out where extent >= 32 (extent <= 1), and no earlier update branch matches it.
+    ScheduleWriter::StageRef tiny = w.specialize(update, {extent * 16512 <= 32768, "extent * 16512 <= 32768"});
+    CHECK(!wide.discarded);
+    CHECK(tiny.discarded);
+    CHECK_THAT(w.source(), Catch::Contains("a Halide 14 bug drops the update there"));
+    // A dispatch's pattern, the update specialized on the pure stage's own condition first, is kept.
+    ScheduleWriter::StageRef same = w.specialize(update, {extent >= 32, "extent >= 32"});
+    CHECK(!same.discarded);
+    Buffer<float> out = Pipeline(g).realize({64}, diet::runnable_host_target());
+    for (int i = 0; i < 64; i++) CHECK(out(i) == 8256.0f);
+}

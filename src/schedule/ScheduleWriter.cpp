@@ -168,10 +168,44 @@ ScheduleWriter::StageRef ScheduleWriter::specialize(const StageRef &s, const Con
     // drops the branch of a pure definition, an update's is a test that is never true.
     const Expr simplified = Halide::Internal::simplify(c.expr);
     const bool never = Halide::Internal::is_const_zero(simplified);
+    // Halide 14 bug workaround: a Func whose pure stage is specialized on P (an inequality) and an
+    // update on U that P rules out loses that update altogether where P holds, not only U's
+    // branch, the update's later specializations and default included (P: rows of at least a
+    // vector, E >= 32; U: little work, 16512 E <= 32768: an in-place scan read by a row count
+    // returned its input unscanned; `apps/results/cpu/broadcast_wrappers_2026-12-06/`). Not for a
+    // P testing a variable for equality (a Param's value, L == 1, against L == 2: correct). Such a
+    // pair is not specialized: the later stage runs its unspecialized schedule there.
+    const std::string stage_name = s.stage.name();
+    const size_t update_at = stage_name.find(".update(");
+    const std::string func_name = stage_name.substr(0, update_at);
+    const auto parent = branch_condition_.find(s.ident);
+    const Expr branch = Halide::Internal::simplify(parent == branch_condition_.end() ? simplified : parent->second && simplified);
+    const Halide::Internal::EQ *eq = simplified.as<Halide::Internal::EQ>();
+    const bool tests_value = eq && eq->a.as<Halide::Internal::Variable>() && Halide::Internal::is_const(eq->b);
+    // (Only an update ruled out by a pure branch its earlier specializations do not match: a
+    // dispatch's leaves specialize the pure stage and the update on the same conditions in turn,
+    // which Halide lowers correctly.)
+    const std::vector<Expr> &pure = pure_branches_[func_name], &updates = update_branches_[func_name];
+    const auto matched = [&](const Expr &p) {
+        return std::any_of(updates.begin(), updates.end(), [&](const Expr &u) { return Halide::Internal::equal(u, p); });
+    };
+    if (!never && !Halide::Internal::is_const_zero(branch) && update_at != std::string::npos &&
+        std::any_of(pure.begin(), pure.end(), [&](const Expr &p) {
+            return Halide::Internal::is_const_zero(Halide::Internal::simplify(p && branch)) && !matched(p);
+        })) {
+        sp.discarded = true;
+        comment("Stage " + s.ident + " is not specialized on " + c.text + ": another stage of " + func_name +
+                " is specialized on a condition that rules it out (a Halide 14 bug drops the update there).");
+        return sp;
+    }
+    if (!never && !(update_at == std::string::npos && tests_value)) {
+        (update_at == std::string::npos ? pure_branches_ : update_branches_)[func_name].push_back(branch);
+    }
     if (!never) specialized_[s.ident].push_back(simplified);
     with_specializations_.insert(s.ident);
     sp.stage = Stage(s.stage).specialize(never ? c.expr : simplified);
     sp.ident = fresh_ident("stage_" + std::to_string(stage_counter_++));
+    branch_condition_[sp.ident] = branch;
     emit("::Halide::Stage " + sp.ident + " = " + s.ident + ".specialize(" +
          (never ? c.text : "::Halide::Internal::simplify(" + c.text + ")") + ");" + (never ? "  // never taken" : ""));
     return sp;

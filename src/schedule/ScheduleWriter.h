@@ -130,6 +130,11 @@ private:
     std::map<std::string, std::vector<Halide::Expr>> specialized_;  // simplified conditions, by the parent stage's ident
     std::set<std::string> with_specializations_;  // idents of stages specialize() was called on
     std::set<std::string> warned_unspecialized_;  // stages whose left-out specializations were reported
+    // Halide 14 conflict guard (ScheduleWriter::specialize): each specialized stage's condition
+    // with its parents' (by ident); each Func's pure-stage branch conditions (but those testing a
+    // variable for equality) and its updates' (by Func name).
+    std::map<std::string, Halide::Expr> branch_condition_;
+    std::map<std::string, std::vector<Halide::Expr>> pure_branches_, update_branches_;
     struct SpecializationScope {
         std::set<std::string> funcs;
         Condition condition;
