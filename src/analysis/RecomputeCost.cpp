@@ -289,6 +289,36 @@ bool cheap_to_recompute(const Function &f) {
     return !calls.expensive;
 }
 
+double recompute_ops(const Function &f) {
+    struct Ops : IRVisitor {
+        double ops = 0;
+        using IRVisitor::visit;
+        void count(double w) { ops += w; }
+        void visit(const Add *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Sub *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Mul *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Div *op) override { count(8); IRVisitor::visit(op); }
+        void visit(const Mod *op) override { count(8); IRVisitor::visit(op); }
+        void visit(const Min *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Max *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Select *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const LT *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const LE *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const EQ *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const NE *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Call *op) override {
+            if (op->call_type == Call::PureExtern) count(8);
+            else if (op->call_type != Call::Halide && op->call_type != Call::Image && !op->is_intrinsic(Call::likely) &&
+                     !op->is_intrinsic(Call::likely_if_innermost)) {
+                count(1);  // a bitwise or shift intrinsic
+            }
+            IRVisitor::visit(op);
+        }
+    } ops;
+    for (const Expr &v : f.values()) v.accept(&ops);
+    return ops.ops;
+}
+
 bool is_relay(const Function &f) {
     if (!f.has_pure_definition() || f.values().size() != 1) return false;
     const Call *c = f.values()[0].as<Call>();

@@ -33,6 +33,11 @@ constexpr int64_t kWindowPoints = 121;
 
 bool cheap_to_recompute(const Halide::Internal::Function &f);
 
+// What one point of f costs to recompute, in weighted operations of its own definition: a
+// division, a modulo or a math-library call 8, any other operation (bitwise ones included) 1,
+// loads 0 (inlined, a Func's loads become its reader's, one for one).
+double recompute_ops(const Halide::Internal::Function &f);
+
 // f(args) = g(args + constants): one call, no arithmetic on the value or the coordinates.
 bool is_relay(const Halide::Internal::Function &f);
 

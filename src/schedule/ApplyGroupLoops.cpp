@@ -454,10 +454,9 @@ Halide::TailStrategy GroupApplier::update_tail(const FuncNode &n, const StageNod
     const std::string &x = n.func.args()[0];
     const std::vector<std::string> pure = s.pure_vars();
     const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
-    // (Or reads a clamped coordinate along it: clamped_update_rounds_up.)
-    const bool gathered = s.index > 0 && x_pure && writes_at_pure_point(s, n) &&
-                          (gathers_along(n.func.updates()[s.index - 1], x) || clamped_along(n.func.updates()[s.index - 1], x));
-    return gathered && reads_inputs_clamped_along(dag_, n.name, x, false) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
+    const bool gathered = s.index > 0 && x_pure && gathers_along(n.func.updates()[s.index - 1], x) && writes_at_pure_point(s, n);
+    if (gathered && reads_inputs_clamped_along(dag_, n.name, x, false)) return TailStrategy::RoundUp;
+    return clamped_update_rounds_up(s, n) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf;
 }
 
 // A reduction along its operands' rows (GroupPlan::lane_rvar): the innermost reduction variable

@@ -250,42 +250,13 @@ bool read_broadcast_per_channel(const RuleContext &cx, const FuncNode &n) {
     return true;
 }
 
-// A heuristic (named): the weighted operations per point (loads not counted; a division, a
-// modulo or a math call 8, any other operation 1) from which a broadcast Func saves more by being
-// computed once than its extra pass costs. A Gray code's `im ^ (im >> 1)` (2) or an index's
-// clamp (2) read by 16 or 64 points stays inlined: computed, each point loads it as it would have
-// loaded the input (red-team round 18's bit planes 1.36x slower at root on AVX-512).
+// A heuristic (named): the operations per point (analysis/RecomputeCost.h recompute_ops) from
+// which a broadcast Func saves more by being computed once than its extra pass costs. A Gray
+// code's `im ^ (im >> 1)` (2) or an index's clamp (2) read by 16 or 64 points stays inlined:
+// computed, each point loads it as it would have loaded the input (red-team round 18's bit
+// planes 1.36x slower at root on AVX-512).
 constexpr double kBroadcastComputeOps = 4;
 
-double weighted_ops(const Halide::Internal::Function &f) {
-    struct Ops : IRVisitor {
-        double ops = 0;
-        using IRVisitor::visit;
-        void count(double w) { ops += w; }
-        void visit(const Add *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Sub *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Mul *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Div *op) override { count(8); IRVisitor::visit(op); }
-        void visit(const Mod *op) override { count(8); IRVisitor::visit(op); }
-        void visit(const Min *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Max *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Select *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const LT *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const LE *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const EQ *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const NE *op) override { count(1); IRVisitor::visit(op); }
-        void visit(const Call *op) override {
-            if (op->call_type == Call::PureExtern) count(8);
-            else if (op->call_type != Call::Halide && op->call_type != Call::Image && !op->is_intrinsic(Call::likely) &&
-                     !op->is_intrinsic(Call::likely_if_innermost)) {
-                count(1);  // a bitwise or shift intrinsic
-            }
-            IRVisitor::visit(op);
-        }
-    } ops;
-    for (const Halide::Expr &v : f.values()) v.accept(&ops);
-    return ops.ops;
-}
 
 // Whether some consumer reads `n`, an input wrapper that computes kBroadcastComputeOps or more
 // (not a relay), at its own pure variables only, dropping dimensions whose extents at the family's largest shape
@@ -294,7 +265,7 @@ double weighted_ops(const Halide::Internal::Function &f) {
 // each read by all 16 points (i, j) of L(i, j, b) through a select chain, ran 1.7x the serial
 // reference inlined (red-team round 18).
 bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
-    if (!n.is_input_wrapper || is_relay(n.func) || weighted_ops(n.func) < kBroadcastComputeOps) return false;
+    if (!n.is_input_wrapper || is_relay(n.func) || recompute_ops(n.func) < kBroadcastComputeOps) return false;
     for (const std::string &c : n.consumers) {
         if (!cx.dag.has(c)) continue;
         const FuncNode &cn = cx.dag.node(c);
