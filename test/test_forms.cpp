@@ -432,7 +432,7 @@ TEST_CASE("a reduction over an input's width: kernels for its estimate, a genera
     diet::Options opts;
     opts.base_model = "none";
     const std::string log = check_form("dense/symbolic_k", "y", {1, 2, 5, 16, 64, 100}, sizes, opts, true);
-    CHECK_THAT(log, Catch::Contains("for a reduction extent of 64"));
+    CHECK_THAT(log, Catch::Contains("for a reduction extent that is a multiple of"));
     CHECK_THAT(log, Catch::Contains("any other extent: micro-kernel cpu{vec="));
     // Widths other than the estimate, one not a multiple of the lanes: correct.
     const Target target = diet::runnable_host_target();
@@ -456,6 +456,55 @@ TEST_CASE("a reduction over an input's width: kernels for its estimate, a genera
             diet_form.T.set(t);
             ref_form.T.set(t);
             CHECK(compare(dp.realize(ref_form.out_sizes(t), target), rp.realize(ref_form.out_sizes(t), target)) == "");
+        }
+    }
+}
+
+// RDom(0, D) with D a ranged Param that no input estimate binds (the family's D up to 256): the
+// kernels are enumerated for the family's largest D, so the dot-product kernels are in the space
+// and run under specialize(D % lanes == 0); other D run a general column kernel. Before, such a
+// reduction had no dot kernels at all (a batched score gemv over D = 256 ran 4x slower).
+TEST_CASE("a reduction over a ranged Param: dot kernels where the lanes divide it", "[forms][dot]") {
+    ImageParam x(Float(32), 3, "x"), w(Float(32), 1, "w");
+    Param<int> D("D", 256, 1, 256), T("T", 64, 1, 64), B("B", 4, 1, 4);
+    Var t("t"), b("b");
+    RDom rd(0, D, "rd");
+    Func sc("sc");
+    sc(t, b) = sum(x(rd, t, b) * w(rd));
+    x.dim(0).set_estimate(0, D).dim(1).set_estimate(0, T).dim(2).set_estimate(0, B);
+    w.dim(0).set_estimate(0, D);
+    sc.set_estimate(t, 0, T).set_estimate(b, 0, B);
+    diet::Options opts;
+    opts.base_model = "none";
+    const Target target = forms_target();
+    std::string log;
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline(sc), target, 2, 0, opts);
+        log = cap.finish();
+    }
+    INFO(log);
+    CHECK_THAT(log, Catch::Contains("micro-kernel cpu{dot="));
+    CHECK_THAT(log, Catch::Contains("for a reduction extent that is a multiple of"));
+    Pipeline dp(sc);
+    for (int d : {1, 7, 64, 77, 256}) {
+        for (int tt : {1, 13, 64}) {
+            INFO("D = " << d << ", T = " << tt);
+            Buffer<float> xb = random_input(Float(32), {d, tt, 3}, 5).as<float>(), wb = random_input(Float(32), {d}, 6).as<float>();
+            Buffer<float> want(tt, 3);
+            for (int bb = 0; bb < 3; bb++) {
+                for (int i = 0; i < tt; i++) {
+                    double acc = 0;
+                    for (int k = 0; k < d; k++) acc += (double)xb(k, i, bb) * wb(k);
+                    want(i, bb) = (float)acc;
+                }
+            }
+            x.set(xb);
+            w.set(wb);
+            D.set(d);
+            T.set(tt);
+            B.set(3);
+            CHECK(compare(dp.realize({tt, 3}, target), want) == "");
         }
     }
 }

@@ -171,6 +171,7 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     std::vector<KernelChoice> kernels;
     for (MatmulPattern p : dag.matmuls()) {
         p.family_reduction_max = family_reduction_max(p, family, training);
+        if (!on_gpu) p.estimated_reduction_extent = reduction_estimate_for_dot_kernels(p, cpu.lanes(p.type));
         std::cerr << "[diet] " << p.acc << ": " << p.description << "\n";
         MatmulExtents ext = matmul_extents(p, family, training);
         ext.gpu_jit_registers = gpu.jit_registers;

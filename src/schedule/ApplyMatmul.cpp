@@ -9,6 +9,7 @@
 #include "space/GpuSpace.h"
 
 #include <algorithm>
+#include <numeric>
 #include <sstream>
 
 namespace diet {
@@ -165,9 +166,14 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
     }
 
     // A reduction extent known only at run time, estimated as a constant: the leaves were
-    // chosen for that extent (their dot products and k unrolling divide it) and run under
-    // specialize(extent == estimate); any other extent gets a general column kernel.
-    const bool fixed_k = !gpu_ && !p.reduction_extent && p.estimated_reduction_extent;
+    // chosen for that extent. What they need of it is that their splits of the reduction
+    // (dot products' lanes, k unrolling) divide it: they run under specialize(extent % step
+    // == 0), any other extent under a general column kernel. (Under extent == estimate, a
+    // Param-sized or input-sized reduction at any other value ran column kernels: a
+    // matrix-vector product over a Param D = 256 took 4x the dot kernels' time.) A step of 1
+    // (column leaves without k unrolling) needs no specialization.
+    const int64_t k_step = gpu_ ? 1 : reduction_step(leaves);
+    const bool fixed_k = !gpu_ && !p.reduction_extent && p.estimated_reduction_extent && k_step > 1;
     const MicroKernel general = fixed_k ? general_column_kernel(leaves, first) : MicroKernel{};
 
     // Func-level placement, shared by every leaf and variant (Halide takes compute_at from the
@@ -232,17 +238,17 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
             return;
         }
         const SizeExpr k = w_.run_time_size(p.reduction[0].extent, output_ident);
-        const std::string est = std::to_string(*p.estimated_reduction_extent);
-        w_.comment("The reduction's extent " + k.text + " as estimated (" + est + "): the kernels chosen for it.");
-        const Condition c = w_.equal_to(k, *p.estimated_reduction_extent);
+        const std::string est = std::to_string(*p.estimated_reduction_extent), step = std::to_string(k_step);
+        w_.comment("The reduction's extent " + k.text + " a multiple of " + step + " (estimated " + est + "): the kernels chosen for it.");
+        const Condition c = w_.multiple_of(k, k_step);
         auto [hk, ik, uk] = specialize_contraction(hs, is, us, c);
         apply_leaves(kc, leaves, host, hk, ik, uk, names, task);
         w_.comment("Any other reduction extent: a general column kernel.");
         apply_kernel(general, host, hs, is, us, names, task, {}, false, {});
         std::ostringstream extent;
         extent << p.reduction[0].extent;
-        notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent of " + est + " (" + extent.str() +
-                         " as estimated); any other extent: micro-kernel " + general.to_string() + ".");
+        notes_.push_back("Func " + p.acc + ": the kernels above for a reduction extent that is a multiple of " + step + " (" +
+                         extent.str() + ", estimated " + est + "); any other extent: micro-kernel " + general.to_string() + ".");
     };
     if (!gpu_ && p.vector_period > 0) apply_in_groups(p, out, host_base, init_base, update_base, nm, apply_all);
     apply_all(host_base, init_base, update_base, nm);
@@ -347,6 +353,18 @@ MicroKernel ScheduleApplier::general_column_kernel(const Dispatch &leaves, const
     }
     g.cpu.k_unroll = 1;
     return g;
+}
+
+// The reduction steps every leaf's split of the reduction needs to divide: a dot product's
+// lanes (times its packing), a k unrolling; 1 where no leaf splits it.
+int64_t ScheduleApplier::reduction_step(const Dispatch &leaves) {
+    int64_t step = 1;
+    for (const DispatchLeaf &l : leaves.leaves) {
+        if (l.kernel.gpu) continue;
+        if (l.kernel.cpu.dot) step = std::lcm(step, (int64_t)l.kernel.cpu.vector_width * std::max(1, l.kernel.cpu.k_pack));
+        if (l.kernel.cpu.k_unroll > 1) step = std::lcm(step, (int64_t)l.kernel.cpu.k_unroll);
+    }
+    return step;
 }
 
 std::vector<ScheduleApplier::LeafGroup> ScheduleApplier::group_leaves(const Dispatch &leaves) {

@@ -56,6 +56,10 @@ Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, c
                 kernels.push_back({p, k.kernel, k.only_for_extents});
                 // What the plugin learnt from the family (the copy's estimates are one shape's).
                 kernels.back().pattern.family_reduction_max = k.pattern.family_reduction_max;
+                if (!target.has_gpu_feature()) {
+                    MatmulPattern &q = kernels.back().pattern;
+                    q.estimated_reduction_extent = reduction_estimate_for_dot_kernels(q, cpu.lanes(q.type));
+                }
                 found = true;
             }
         }

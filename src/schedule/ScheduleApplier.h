@@ -105,6 +105,7 @@ private:
     void apply_in_groups(const MatmulPattern &p, const FuncRef &out, StageRef &host_base, StageRef &init_base,
                          Updates &update_base, const ContractionLoopNames &nm, const ApplyAllLeaves &apply_all);
     static MicroKernel general_column_kernel(const Dispatch &leaves, const MicroKernel &first);
+    static int64_t reduction_step(const Dispatch &leaves);
     std::vector<LeafGroup> group_leaves(const Dispatch &leaves);
     void apply_leaves(const KernelChoice &kc, const Dispatch &leaves, FuncRef &host, StageRef &host_base,
                       StageRef &init_base, Updates &update_base, const ContractionLoopNames &nm, const std::string &task);

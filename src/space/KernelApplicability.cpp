@@ -2,6 +2,7 @@
 // reduction-major copy of a transposed broadcast operand, dot-product kernels. Rules on the
 // pattern alone, apart from the enumeration of the space that uses them (MicroKernel.cpp).
 #include "space/MicroKernel.h"
+#include "analysis/SymbolicRegion.h"
 
 #include <algorithm>
 
@@ -121,6 +122,17 @@ bool dot_kernels_apply(const MatmulPattern &p, int lanes) {
     return std::all_of(p.operands.begin(), p.operands.end(), [&](const ContractionOperand &o) {
         return read_densely_along_reduction(p, o) || (may_gather && gathered_along_reduction(p, o)) || o.reduction_invariant;
     });
+}
+
+std::optional<int64_t> reduction_estimate_for_dot_kernels(const MatmulPattern &p, int lanes) {
+    const std::optional<int64_t> most = p.family_reduction_max;
+    if (p.reduction_extent || p.estimated_reduction_extent || !p.type.is_float() || p.reduction.size() != 1 ||
+        p.update_reductions.size() > 1 || !is_run_time_size(p.reduction[0].extent) || !most || *most <= 0) {
+        return p.estimated_reduction_extent;
+    }
+    MatmulPattern estimated = p;
+    estimated.estimated_reduction_extent = *most >= 64 ? *most / 64 * 64 : *most;
+    return dot_kernels_apply(estimated, lanes) ? estimated.estimated_reduction_extent : std::nullopt;
 }
 
 bool gathered_rows_copied(const MatmulPattern &p) {

@@ -175,6 +175,14 @@ std::optional<int64_t> reduction_points_at(const MatmulPattern &p, const Shape &
 // Heuristic: the most reduction points over the family, taken at the largest value of every shape
 // variable (extents grow with them) and at `shapes`; unset when one is not evaluable.
 std::optional<int64_t> family_reduction_max(const MatmulPattern &p, const ShapeFamily &fam, const std::vector<Shape> &shapes);
+// Heuristic: the extent a float contraction's one reduction variable, sized at run time with no
+// input estimate to bind it (a Param: RDom(0, D)), has its kernels enumerated for, where the
+// dot-product kernels (`lanes` wide) then apply: the family's largest (family_reduction_max),
+// rounded down to a multiple of 64 from 64 (every lane count and k unrolling divides it). Those
+// kernels run under specialize(extent % step == 0), a general column kernel otherwise
+// (schedule/ApplyMatmul.cpp). Elsewhere the pattern's own estimate, or none: a reduction no dot
+// kernel can read (attention's context over T) keeps the column kernels it had, unspecialized.
+std::optional<int64_t> reduction_estimate_for_dot_kernels(const MatmulPattern &p, int lanes);
 
 std::vector<MicroKernel> enumerate_cpu_kernels(const MatmulPattern &p, const MatmulExtents &e, const CpuLimits &lim);
 // Whether the space holds dot-product kernels for this contraction (CpuKernel::dot): every

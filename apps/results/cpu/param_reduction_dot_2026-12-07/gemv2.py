@@ -1,0 +1,25 @@
+import halide as hl, numpy as np, sys, time
+hl.load_plugin(sys.argv[3] if len(sys.argv)>3 else '/tmp/kstep/libautoschedule_diet.so')
+tgt = hl.Target('x86-64-linux-avx-avx2-f16c-fma-sse41' if sys.argv[1]=='B' else 'x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41')
+X = hl.ImageParam(hl.Float(32), 3, "x"); w = hl.ImageParam(hl.Float(32), 1, "w")
+D = hl.Param(hl.Int(32), "D", 256); D.set_range(1,256)
+T = hl.Param(hl.Int(32), "T", 512); T.set_range(1,512)
+B = hl.Param(hl.Int(32), "B", 32); B.set_range(1,32)
+t, b = hl.Var("t"), hl.Var("b")
+rd = hl.RDom([(0, D)], "rd")
+sc = hl.Func("sc"); sc[t, b] = hl.sum(X[rd, t, b] * w[rd])
+X.dim(0).set_estimate(0, D); X.dim(1).set_estimate(0, T); X.dim(2).set_estimate(0, B); w.dim(0).set_estimate(0, D)
+sc.set_estimate(t, 0, T).set_estimate(b, 0, B)
+p = hl.Pipeline(sc)
+r = p.auto_schedule("Diet", tgt, hl.MachineParams(2, 1<<20, 40))
+p.compile_jit(tgt)
+for (dd,tt,bb) in [(256,512,32),(255,512,32),(64,100,3),(33,7,5),(1,1,1)]:
+    xn=np.random.rand(dd,tt,bb).astype(np.float32); wn=np.random.rand(dd).astype(np.float32)
+    xf=np.asfortranarray(xn); xb=hl.Buffer(xf); wb=hl.Buffer(wn); X.set(xb); w.set(wb); D.set(dd); T.set(tt); B.set(bb)
+    out = hl.Buffer(hl.Float(32), [tt, bb])
+    ts=[]
+    for i in range(20):
+        t0=time.perf_counter(); p.realize(out); ts.append(time.perf_counter()-t0)
+    ref=np.einsum('dtb,d->tb',xn,wn)
+    err=np.abs(np.asarray(out)-ref).max()/(1+np.abs(ref).max())
+    print(dd,tt,bb,"ms %.4f"%(sorted(ts)[10]*1e3),"err %.2e"%err)
