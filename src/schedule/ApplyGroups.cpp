@@ -253,8 +253,9 @@ void GroupApplier::tile_stage(const GroupPlan &g, const FuncNode &n, FuncRef &ro
     // than guarding them: Halide 14 runs a guarded multi-vector 8-bit tail as scalar code (a
     // 5x5 uint8 erosion written minimum() over an RDom, red-team round 3: 1.5-3.5x behind).
     // So does one whose vectors read a clamped coordinate (GroupApplier::clamped_update_rounds_up).
-    const bool inputs_clamped = update && g.tile_x == 0 && !n.is_output && reads_inputs_clamped(dag_, n.name);
-    const bool round_up_update = inputs_clamped || (update && g.tile_x == 0 && !n.is_output && clamped_update_rounds_up(n.stages.back(), n));
+    const bool whole_row_update = update && g.tile_x == 0 && !n.is_output;
+    const bool inputs_clamped = whole_row_update && reads_inputs_clamped(dag_, n.name);
+    const bool round_up_update = inputs_clamped || (whole_row_update && clamped_update_rounds_up(n.stages.back(), n));
     // Elsewhere (an output) several vectors per step of values narrower than 32 bits, on a target
     // without masked loads and stores of such lanes, only where the rows are a whole number of
     // steps; one vector per step elsewhere (as update_loops). A u8 erosion's output at 81 pixels

@@ -54,12 +54,12 @@ Pipeline instantiate(const std::vector<Function> &outputs, const Candidate &c, c
         for (const MatmulPattern &p : dag.matmuls()) {
             if (p.acc == k.pattern.acc) {
                 kernels.push_back({p, k.kernel, k.only_for_extents});
-                // What the plugin learnt from the family (the copy's estimates are one shape's).
-                kernels.back().pattern.family_reduction_max = k.pattern.family_reduction_max;
-                if (!target.has_gpu_feature()) {
-                    MatmulPattern &q = kernels.back().pattern;
-                    q.estimated_reduction_extent = reduction_estimate_for_dot_kernels(q, cpu.lanes(q.type));
-                }
+                // What the plugin learnt from the family (the copy's estimates are one shape's):
+                // the largest reduction, and the estimate of one no input estimate binds
+                // (space/MicroKernel.h reduction_estimate_for_dot_kernels).
+                MatmulPattern &q = kernels.back().pattern;
+                q.family_reduction_max = k.pattern.family_reduction_max;
+                if (!q.estimated_reduction_extent) q.estimated_reduction_extent = k.pattern.estimated_reduction_extent;
                 found = true;
             }
         }

@@ -1,5 +1,6 @@
 // The inline rule: Halide's default for a Func that is cheap to recompute where it is read.
 #include "space/rules/RuleContext.h"
+#include "analysis/Loads.h"
 #include "analysis/GatherIndex.h"
 #include "analysis/RecomputeCost.h"
 #include "analysis/ParamRanges.h"
@@ -180,22 +181,24 @@ bool table_read_per_step(const FunctionDAG &dag, const FuncNode &n) {
     return false;
 }
 
-// The arguments of every call `consumer` makes to `name`, by value: accept_without_lets visits a
-// substituted copy of each definition, gone once it returns.
+// The arguments of every call `consumer` makes to `name` (values, left-hand arguments and
+// predicates of every definition, lets substituted: analysis/Loads.h loads_in), by value.
 std::vector<std::vector<Halide::Expr>> call_args(const FuncNode &consumer, const std::string &name) {
-    struct Reads : IRVisitor {
-        std::string name;
-        std::vector<std::vector<Halide::Expr>> found;
-        using IRVisitor::visit;
-        void visit(const Call *call) override {
-            if (call->call_type == Call::Halide && call->name == name) found.push_back(call->args);
-            IRVisitor::visit(call);
+    std::vector<std::vector<Halide::Expr>> found;
+    std::vector<Definition> defs = {consumer.func.definition()};
+    defs.insert(defs.end(), consumer.func.updates().begin(), consumer.func.updates().end());
+    for (const Definition &d : defs) {
+        std::vector<Halide::Expr> exprs = d.values();
+        exprs.insert(exprs.end(), d.args().begin(), d.args().end());
+        if (d.predicate().defined()) exprs.push_back(d.predicate());
+        for (const Halide::Expr &e : exprs) {
+            const Halide::Expr plain = substitute_in_all_lets(e);  // alive while its calls are read
+            for (const Call *c : loads_in(plain)) {
+                if (c->call_type == Call::Halide && c->name == name) found.push_back(c->args);
+            }
         }
-    } reads;
-    reads.name = name;
-    accept_without_lets(consumer.func.definition(), &reads);
-    for (const Definition &u : consumer.func.updates()) accept_without_lets(u, &reads);
-    return reads.found;
+    }
+    return found;
 }
 
 // A heuristic (named): the most points of its consumer a broadcast Func is recomputed for, per
