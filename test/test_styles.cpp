@@ -686,3 +686,138 @@ TEST_CASE("a Func from the inputs read by many points of its consumer is compute
     CHECK_THAT(log, !Catch::Contains("Func ch_gray: computed"));
 }
 
+
+// Red-team round 18's batched 3x3 inverse, inv(b, i, j) = mux(3 * i + j, {adjugate entries}) /
+// det(b), the batch innermost: Halide 14 keeps mux() as an intrinsic, so i and j were not seen
+// as compared with constants; the rows i (3) were tiled by 2, shifted inwards and run in
+// parallel (the middle row twice), and every vector evaluated the nine-way select (2.1-2.7x the
+// serial reference). Now i and j are unrolled, whole in every tile along b.
+TEST_CASE("a small matrix per batch written with mux on 3i + j unrolls its rows and columns", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> B = shape_var("B", 1, 16384, 16384);
+            ImageParam A(Float(64), 3, "iv_a");
+            Var b("b"), i("i"), j("j");
+            std::vector<Expr> adj;
+            for (int r = 0; r < 3; r++) {
+                for (int c = 0; c < 3; c++) {
+                    const int r0 = c == 0 ? 1 : 0, r1 = c == 2 ? 1 : 2, c0 = r == 0 ? 1 : 0, c1 = r == 2 ? 1 : 2;
+                    const Expr m = A(b, r0, c0) * A(b, r1, c1) - A(b, r0, c1) * A(b, r1, c0);
+                    adj.push_back((r + c) % 2 == 0 ? m : -m);
+                }
+            }
+            Func det("iv_det"), inv("iv_inv");
+            det(b) = A(b, 0, 0) * adj[0] + A(b, 0, 1) * adj[3] + A(b, 0, 2) * adj[6];
+            inv(b, i, j) = mux(3 * i + j, adj) / det(b);
+            A.set_estimates({{0, B}, {0, 3}, {0, 3}});
+            inv.set_estimates({{0, B}, {0, 3}, {0, 3}});
+            return Built{inv, {A}, {B}, [](const std::vector<int> &s) { return Sizes{{s[0], 3, 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], 3, 3}; }};
+        },
+        {{1}, {5}, {1000}, {16384}}, nullptr, &source);
+    CHECK_THAT(log, Catch::Contains("Func iv_inv: i (3), j (3) unrolled where the buffer holds that many from 0"));
+    CHECK(source.find("split(i,") == std::string::npos);
+    CHECK(source.find("parallel(b_o)") != std::string::npos);
+}
+
+// Red-team round 19's k-mer counter: an output of N - K + 1 points (N in [16, ...], K in [1, 8])
+// was split into 16-lane vectors shifted inwards, its smallest extent taken at the family's
+// smallest shape (N = 16, K = 1: 16 points) although N = 16, K = 8 leaves 9: the shifted vector
+// started at -7 ("Output buffer ... is accessed at -7"). The outputs' smallest extents are now
+// bounded over the family's ranges.
+TEST_CASE("an output whose extent shrinks as a shape variable grows is split guard-free only where it fits", "[styles]") {
+    check_style(
+        [] {
+            Param<int> N = shape_var("N", 16, 4096, 4096), K = shape_var("K", 1, 8, 8);
+            ImageParam a(Int(32), 1, "km_a");
+            Var i("i");
+            Func f("km_pairs");
+            f(i) = a(i) + a(i + K - 1) * 3;
+            a.set_estimates({{0, N}});
+            f.set_estimate(i, 0, N - K + 1);
+            return Built{f, {a}, {N, K}, [](const std::vector<int> &s) { return Sizes{{s[0]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0] - s[1] + 1}; }};
+        },
+        {{16, 8}, {16, 1}, {17, 8}, {24, 8}, {1000, 5}, {4096, 8}});
+}
+
+// Red-team round 19's bignum product: a u64 limb convolution (inline sum, 8 lanes of 512 bits)
+// computed per tile of a u16 output (32 lanes) through a carry scan. Its update's wider steps
+// (4 vectors of 8) took the condition "row >= 32" that the member's vectors under the root's
+// 32 lanes take too; Halide 14 returned the same specialization and refused the second split
+// ("can't create var k_vi ... already used"), so auto_schedule threw.
+TEST_CASE("a wide member of a narrow root specializes each row width once", "[styles]") {
+    check_style(
+        [] {
+            Param<int> NA = shape_var("NA", 1, 128, 128), NN = shape_var("NN", 1, 512, 512);
+            ImageParam a(UInt(16), 2, "bn_a"), b(UInt(16), 2, "bn_b");
+            Var k("k"), n("n");
+            RDom r(0, NA, "ri");
+            Expr j = k - r;
+            Expr prod = cast<uint64_t>(a(r, n)) * cast<uint64_t>(b(clamp(j, 0, NA - 1), n));
+            Func conv("bn_conv"), acc("bn_acc"), limb("bn_limb");
+            conv(k, n) = sum(select(j >= 0 && j < NA, prod, cast<uint64_t>(0)));
+            acc(k, n) = conv(k, n);
+            RDom rc(1, 2 * NA - 1, "rc");
+            acc(rc, n) = acc(rc, n) + (acc(rc - 1, n) >> 16);
+            limb(k, n) = cast<uint16_t>(acc(k, n) & cast<uint64_t>(0xFFFF));
+            a.set_estimates({{0, NA}, {0, NN}});
+            b.set_estimates({{0, NA}, {0, NN}});
+            limb.set_estimates({{0, 2 * NA}, {0, NN}});
+            return Built{limb, {a, b}, {NA, NN}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}, {s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{2 * s[0], s[1]}; }};
+        },
+        {{1, 1}, {3, 5}, {17, 40}, {128, 512}});
+}
+
+// Red-team round 19's ESPCN upscaler: a 3x3 convolution read by a PixelShuffle at
+// (x / R, y / R, c R^2 + (y % R) R + x % R), R a ranged Param. The bounds of x / R and y % R need
+// R's sign: none was known, the convolution had no region, lost its micro-kernel and ran 27x
+// slower than with R a constant. A Param declared at least 1 now bounds them.
+TEST_CASE("a contraction read through a division by a ranged Param keeps its micro-kernel", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 64, 64), CI = shape_var("CI", 1, 16, 16), R = shape_var("R", 1, 3, 3);
+            const int CO = 4;
+            ImageParam in(Float(32), 3, "ps_in"), w(Float(32), 4, "ps_w");
+            Var x("x"), y("y"), k("k"), c("c");
+            Func e = BoundaryConditions::constant_exterior(in, 0.f, {{0, W}, {0, W}, {0, CI}});
+            RDom r(0, 3, 0, 3, 0, CI, "r3");
+            Func cv("ps_conv"), out("ps_out");
+            cv(x, y, k) = sum(w(r.x, r.y, r.z, k) * e(x + r.x - 1, y + r.y - 1, r.z));
+            out(x, y, c) = max(cv(x / R, y / R, c * R * R + (y % R) * R + x % R), 0.f);
+            in.set_estimates({{0, W}, {0, W}, {0, CI}});
+            w.set_estimates({{0, 3}, {0, 3}, {0, CI}, {0, CO * R * R}});
+            out.set_estimates({{0, W * R}, {0, W * R}, {0, CO}});
+            return Built{out, {in, w}, {W, CI, R},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[0], s[1]}, {3, 3, s[1], CO * s[2] * s[2]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0] * s[2], s[0] * s[2], CO}; }};
+        },
+        {{1, 1, 1}, {9, 3, 3}, {17, 5, 2}, {64, 16, 3}});
+    CHECK_THAT(log, Catch::Contains("contraction sum"));
+    CHECK_THAT(log, !Catch::Contains("is not known before the pipeline runs"));
+}
+
+// Red-team round 19's k-mer counter: a histogram of 65536 bins over 262137 positions rfactored
+// into 8 chunks initialized and merged 8 x 65536 partial bins, 2.95x Adams2019's serial scatter.
+// Partial results per chunk only where they cost less than the scatter (chunks x bins x 2 <= steps).
+TEST_CASE("a histogram with as many bins as points is not split into partial histograms", "[styles]") {
+    const auto build = [](int bins) {
+        return [bins] {
+            Param<int> N = shape_var("N", 1, 262144, 262144);
+            ImageParam code(UInt(16), 1, "km_code");
+            Var b("b");
+            Func h("km_hist");
+            RDom r(0, N, "rh");
+            h(b) = 0;
+            h(clamp(cast<int>(code(r)) % bins, 0, bins - 1)) += 1;
+            code.set_estimates({{0, N}});
+            h.set_estimates({{0, bins}});
+            return Built{h, {code}, {N}, [](const std::vector<int> &s) { return Sizes{{s[0]}}; },
+                         [bins](const std::vector<int> &) { return std::vector<int>{bins}; }};
+        };
+    };
+    CHECK_THAT(check_style(build(65536), {{1}, {1000}, {262144}}), !Catch::Contains("rfactor"));
+    CHECK_THAT(check_style(build(256), {{1}, {1000}, {262144}}), Catch::Contains("rfactor of rh"));
+}

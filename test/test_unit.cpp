@@ -15,6 +15,7 @@
 #include "options/Options.h"
 #include "plugin/Diet.h"
 #include "schedule/Instantiate.h"
+#include "schedule/ScheduleSnapshot.h"
 #include "schedule/SizeExpr.h"
 #include "schedule/VariantCells.h"
 #include "space/MicroKernel.h"
@@ -766,4 +767,41 @@ TEST_CASE("reductions that step across planes are told from windows and row redu
     planes_apart(x, y) = cast<uint16_t>(0);
     planes_apart(x, y) = max(planes_apart(x, y), vol(x, rz, y));
     CHECK(!diet::steps_across_planes(planes_apart.function().update(0), r, pure, "x", "y"));
+}
+
+// The plugin's safety net when Halide refuses a schedule Diet built (plugin/Diet.cpp): every
+// directive, a specialization and an rfactor (which rewrites the update's definition) undone.
+TEST_CASE("a schedule snapshot restores definitions and schedules as written", "[unit]") {
+    Param<int> n("snap_n");
+    ImageParam in(Float(32), 2, "snap_in");
+    Var x("x"), y("y");
+    Func g("snap_g"), total("snap_total");
+    g(x, y) = in(x, y) * 2.f;
+    RDom r(0, n, 0, n, "snap_r");
+    total() = 0.f;
+    total() += g(r.x, r.y);
+    const auto lowered = [&] {
+        std::ostringstream text;
+        Pipeline p(total);
+        text << p.compile_to_module(p.infer_arguments(), "snap", get_host_target().without_feature(Target::AVX512_SapphireRapids));
+        // (Lowering numbers its temporaries from a global counter.)
+        return std::regex_replace(text.str(), std::regex(R"(\bt[0-9]+\b)"), "t");
+    };
+    const std::string before = lowered();
+    const diet::ScheduleSnapshot snapshot({total.function(), g.function()});
+    RVar rxo("rxo"), rxi("rxi");
+    Var u("u");
+    total.update().split(r.x, rxo, rxi, 4);
+    Func intm = total.update().rfactor(rxi, u);
+    intm.compute_root().vectorize(u);
+    g.compute_root().specialize(n > 8).vectorize(x, 8);
+    REQUIRE(lowered() != before);
+    snapshot.restore();
+    const std::string after = lowered();
+    std::istringstream a(before), b(after);
+    std::string la, lb;
+    int line = 0;
+    while (std::getline(a, la) && std::getline(b, lb) && la == lb) line++;
+    INFO("first difference at line " << line << ":\n" << la << "\n" << lb);
+    CHECK(after == before);
 }

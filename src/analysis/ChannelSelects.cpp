@@ -10,6 +10,16 @@ using namespace Halide::Internal;
 
 namespace {
 
+// Every variable an expression reads.
+class IndexVars : public IRVisitor {
+public:
+    std::set<std::string> names;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { names.insert(op->name); }
+};
+
 // The pure variables compared with a constant anywhere in the visited expressions.
 class ComparedVars : public IRVisitor {
 public:
@@ -30,6 +40,16 @@ private:
     void visit(const LE *op) override { compared(op); }
     void visit(const GT *op) override { compared(op); }
     void visit(const GE *op) override { compared(op); }
+    // Halide 14 keeps mux(id, {...}) as an intrinsic until lowering, where it becomes a chain of
+    // selects on id == k: every variable of the index is compared with constants there
+    // (mux(3 * i + j, {...}), a 3 x 3 matrix's nine entries; red-team round 18's batched inverse).
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (!op->is_intrinsic(Call::mux) || op->args.empty()) return;
+        IndexVars index;
+        op->args[0].accept(&index);
+        names.insert(index.names.begin(), index.names.end());
+    }
 };
 
 }  // namespace

@@ -157,6 +157,29 @@ std::map<std::string, ConstBox> output_boxes(const FunctionDAG &dag, const Shape
     return out;
 }
 
+std::map<std::string, ConstBox> smallest_output_boxes(const FunctionDAG &dag, const ShapeFamily &family, const Shape &smallest) {
+    std::map<std::string, ConstBox> out = output_boxes(dag, family, smallest);
+    for (const OutputEstimate &e : family.outputs) {
+        auto it = out.find(e.func);
+        if (it == out.end()) continue;
+        for (size_t d = 0; d < e.extent.size() && d < it->second.extent.size(); d++) {
+            if (!e.extent[d].defined()) continue;
+            const Expr extent = InputExtentsAsEstimates().mutate(e.extent[d]);
+            Scope<Interval> ranges;
+            push_param_ranges(extent, ranges);  // Params outside the family
+            for (const ShapeVar &v : family.vars) {
+                if (v.values.empty()) continue;
+                ranges.push(v.name, Interval(make_const(Int(32), v.values.front()), make_const(Int(32), v.values.back())));
+            }
+            const Interval i = bounds_of_expr_in_scope(extent, ranges);
+            const std::optional<int64_t> least = i.has_lower_bound() ? constant_value(simplify(i.min)) : std::nullopt;
+            // Unbounded below: nothing is known but that it is not negative.
+            it->second.extent[d] = std::min(it->second.extent[d], std::max<int64_t>(least.value_or(0), 0));
+        }
+    }
+    return out;
+}
+
 namespace {
 
 class OpCounter : public IRVisitor {

@@ -40,6 +40,12 @@ int64_t last_update_trips(const FuncNode &n, const Shape &shape);
 // The box of each output at `shape` from its estimates (1024 per dimension where none is given).
 std::map<std::string, ConstBox> output_boxes(const FunctionDAG &dag, const ShapeFamily &family, const Shape &shape);
 
+// The outputs' boxes at the family's smallest shape `smallest`, each extent lowered to the least
+// its estimate takes over the family's ranges (interval arithmetic over every shape variable's
+// values and the other Params' ranges): an extent that shrinks as a variable grows (N - K + 1)
+// is smallest at no single corner of the family. What guard-free splits may rely on.
+std::map<std::string, ConstBox> smallest_output_boxes(const FunctionDAG &dag, const ShapeFamily &family, const Shape &smallest);
+
 // Arithmetic operations of one point of a Func, all stages (update bodies times their reduction
 // extent when constant). A coarse measure of how much recomputing a point costs.
 double ops_per_point(const FuncNode &n);

@@ -10,6 +10,7 @@
 #include "features/Lowering.h"
 #include "schedule/Instantiate.h"
 #include "schedule/ApplySchedule.h"
+#include "schedule/ScheduleSnapshot.h"
 #include "schedule/ScheduleWriter.h"
 #include "search/PlanSearch.h"
 #include "search/Tuner.h"
@@ -236,7 +237,23 @@ DietResult autoschedule(const Pipeline &pipeline, const Target &target, int para
     const std::string featurization = featurize_choices(outputs, kernels, target, cpu, family, family.representative());
 
     ScheduleWriter writer(opts.debug);
-    std::vector<std::string> notes = apply_schedule(dag, kernels, target, cpu, writer, on_gpu ? nullptr : &plan);
+    std::vector<Function> funcs;
+    for (const FuncNode &n : dag.nodes()) funcs.push_back(n.func);
+    const ScheduleSnapshot unscheduled(funcs);
+    std::vector<std::string> notes;
+    try {
+        notes = apply_schedule(dag, kernels, target, cpu, writer, on_gpu ? nullptr : &plan);
+    } catch (const Halide::Error &e) {
+        // A directive Halide refuses is Diet's bug, not the user's: the pipeline as written (correct,
+        // untuned) rather than a failed build. The source says so (its directives were not applied).
+        unscheduled.restore();
+        std::string what = e.what();
+        what = what.substr(0, what.find('\n'));
+        std::cerr << "[diet] warning: Halide refused the schedule Diet built (" << what
+                  << "); the pipeline is left as written: correct, not scheduled. Please report it.\n";
+        notes = {"Schedule not applied: Halide refused it (" + what + "); the pipeline runs as written."};
+        writer = ScheduleWriter(opts.debug);
+    }
     for (const std::string &n : notes) std::cerr << "[diet] " << n << "\n";
 
     // Before concretize_estimates: the generator keeps the estimates as written (16*T).

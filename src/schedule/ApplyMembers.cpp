@@ -158,8 +158,14 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
         // The root's rows narrower than a vector (tiled_root): the member's vectors narrow
         // with them (a 2x2 max pool 1 pixel wide ran its member's guarded vectors 3x slower
         // than scalar code), under the same conditions on the root's row.
-        StageRef wide = w_.specialize(st, w_.at_least(narrow_root_->row, narrow_root_->lanes));
-        loops(wide, lanes, cap);
+        // (Unless the wider steps above took that very condition: a u64 member of a u16 root,
+        // 8 lanes by 4 vectors per step against the root's 32 lanes. Halide returns the existing
+        // specialization, whose loops were split already: red-team round 19's bignum product.)
+        const Condition wide_if = w_.at_least(narrow_root_->row, narrow_root_->lanes);
+        if (!w_.specialized_on(st, wide_if)) {
+            StageRef wide = w_.specialize(st, wide_if);
+            loops(wide, lanes, cap);
+        }
         for (int l : narrow_root_->narrower) {
             const Condition fits_if = w_.at_least(narrow_root_->row, l);
             if (w_.specialized_on(st, fits_if)) continue;  // as the root's (tiled_root)

@@ -19,9 +19,6 @@ namespace diet {
 namespace {
 
 constexpr double kHalideAllocationLimit = 2147483647.0;  // bytes; Halide refuses larger buffers
-// Heuristic: a dimension compared with constants runs unrolled up to this many copies of the
-// loop body (colour channels, RGBA's 4; a few more cost code size, not time).
-constexpr int64_t kUnrolledSelectExtent = 8;
 
 
 // Whether a consumer of `n` reads it in an update with no pure loop (a scatter or a serial
@@ -55,8 +52,9 @@ RuleContext::RuleContext(const PlanInputs &in) : in(in), dag(*in.dag) {
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.shape)) whole[name] = box;
     whole_largest = regions_required(dag, output_boxes(dag, *in.family, in.largest), all, in.largest);
     for (const auto &[name, box] : output_boxes(dag, *in.family, in.largest)) whole_largest[name] = box;
-    whole_smallest = regions_required(dag, output_boxes(dag, *in.family, in.smallest), all, in.smallest);
-    for (const auto &[name, box] : output_boxes(dag, *in.family, in.smallest)) whole_smallest[name] = box;
+    const std::map<std::string, ConstBox> smallest_outputs = smallest_output_boxes(dag, *in.family, in.smallest);
+    whole_smallest = regions_required(dag, smallest_outputs, all, in.smallest);
+    for (const auto &[name, box] : smallest_outputs) whole_smallest[name] = box;
     // A region a predicate may narrow has no known lower bound: nothing is shifted inwards by it.
     for (const FuncNode &n : dag.nodes()) {
         auto it = whole_smallest.find(n.name);
@@ -529,8 +527,11 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         for (const std::string &f : funcs) {
             for (int d : dims_compared_with_constants(dag.node(f).func)) {
                 const bool root_dim = f == g.root;
+                // The root's rows only where its tiles hold them whole (rows_select_formulas).
+                const bool inside_tile = std::find(g.inner_dims.begin(), g.inner_dims.end(), d) != g.inner_dims.end() ||
+                                         (d == 1 && g.tile_y == 0);
                 if (d == 0 || d == g.interleaved_dim || (root_dim && (g.short_dim0 || g.transpose_blocks)) ||
-                    (root_dim && std::find(g.inner_dims.begin(), g.inner_dims.end(), d) == g.inner_dims.end())) {
+                    (root_dim && !inside_tile)) {
                     continue;
                 }
                 const int64_t widest = largest_extent(cx, f, d);

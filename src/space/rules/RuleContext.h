@@ -59,6 +59,9 @@ bool inline_applies(const RuleContext &cx, const FuncNode &n);
 // each level's midpoint read twice) doubles per level inlined: round 13's bisection took 26 s to
 // JIT (1 s computed). Such a Func is computed instead, which restarts the count for its readers.
 constexpr double kMaxInlinedNodes = 4096;
+// Heuristic: a dimension compared with constants runs unrolled up to this many copies of the
+// loop body (colour channels, RGBA's 4; a few more cost code size, not time).
+constexpr int64_t kUnrolledSelectExtent = 8;
 // Removes from `inlined` the Funcs that would expand beyond kMaxInlinedNodes (producers first);
 // returns whether it removed any.
 bool limit_inline_expansion(const FunctionDAG &dag, std::set<std::string> &inlined);

@@ -5,6 +5,7 @@
 // cost wins. Every parameter comes from the hardware (vector lanes, cores, L2) and the extents at
 // the representative shape, never from divisors of one shape: tiles are GuardWithIf splits, any
 // extent works.
+#include "analysis/ChannelSelects.h"
 #include "space/rules/RuleContext.h"
 
 #include <algorithm>
@@ -96,7 +97,22 @@ struct RootFacts {
     int64_t steps = 1;
     double root_ops = 0;
     bool short_dim0 = false;  // short_dim0_with_members: whole rows, lanes along dimension 1
+    bool x_tasks = false;     // rows_select_formulas: whole columns, the tiles along dim 0 are the tasks
 };
+
+// Whether the root's dim 1 has a small constant extent at every shape of the family and its pure
+// definition compares it with constants.
+bool rows_select_formulas(const RuleContext &cx, const FuncNode &root) {
+    const auto largest = cx.whole_largest.find(root.name), smallest = cx.whole_smallest.find(root.name);
+    if (largest == cx.whole_largest.end() || smallest == cx.whole_smallest.end() || !largest->second.bounded ||
+        !smallest->second.bounded || largest->second.extent.size() < 2 || smallest->second.extent.size() < 2) {
+        return false;
+    }
+    const int64_t rows = largest->second.extent[1];
+    if (rows <= 1 || rows > kUnrolledSelectExtent || rows != smallest->second.extent[1]) return false;
+    const std::vector<int> compared = dims_compared_with_constants(root.func);
+    return std::find(compared.begin(), compared.end(), 1) != compared.end();
+}
 
 RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step) {
     RootFacts f;
@@ -124,6 +140,15 @@ RootFacts root_facts(const RuleContext &cx, const FuncNode &root, bool per_step)
         }
     }
     if (f.dims >= 2) f.ys = tile_candidates(f.R.extent[1], {1, 2, 4, 8, 16, 32, 64});
+    // Rows that select among formulas (a 3 x 3 matrix's entries by mux(3 * i + j, ...), a pure
+    // stage comparing dim 1 with constants) over a small constant extent stay whole in every
+    // tile, to be unrolled (GroupPlan::select_unrolled): tiled by 2 rows of 3, shifted inwards,
+    // a batched 3x3 inverse computed its middle row twice and every entry's nine-way select
+    // (red-team round 18, 2.1-2.7x the serial reference).
+    if (f.dims >= 2 && !root.has_updates() && rows_select_formulas(cx, root)) {
+        f.ys = {0};
+        f.x_tasks = f.outer_slices == 1;  // ApplyGroups runs the tiles along dim 0 in parallel then
+    }
     f.short_dim0 = short_dim0_with_members(cx, root);
     if (f.short_dim0) f.xs = f.ys = {0};
     f.steps = per_step ? last_update_trips(root, cx.in.shape) : 1;
@@ -152,9 +177,11 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     }
     const int64_t tiles_x = dims >= 1 ? ceil_div(R.extent[0], ex) : 1;
     const int64_t tiles_y = dims >= 2 ? ceil_div(R.extent[1], ey) : 1;
-    c.tasks = (double)(tiles_y * f.outer_slices);
-    c.starves_cores = c.tasks < f.cores && (dims >= 2 ? R.extent[1] : 1) * f.outer_slices >= f.cores;
-    c.tiles = (double)tiles_x * c.tasks;
+    // The rows and outer slices are the parallel tasks, or the tiles along dim 0 (x_tasks).
+    const bool x_tasks = f.x_tasks && tx > 0;
+    c.tasks = x_tasks ? (double)tiles_x : (double)(tiles_y * f.outer_slices);
+    c.starves_cores = c.tasks < f.cores && (x_tasks || f.x_tasks ? R.extent[0] : (dims >= 2 ? R.extent[1] : 1) * f.outer_slices) >= f.cores;
+    c.tiles = x_tasks ? c.tasks : (double)tiles_x * c.tasks;
     c.root_ops = f.root_ops;
     c.steps = (double)f.steps;
     std::set<std::string> within(cx.inlined.begin(), cx.inlined.end());
@@ -221,7 +248,8 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     // as 32 rows on one core and 5 on the other: 1.8x slower than a task per row).
     const double rounds = (double)ceil_div((int64_t)c.tasks, f.cores);
     const double rows = dims >= 2 ? (double)R.extent[1] : 1.0;
-    c.efficiency = std::min(1.0, rows * (double)f.outer_slices / (rounds * (double)ey * f.cores));
+    c.efficiency = x_tasks ? std::min(1.0, (double)R.extent[0] / (rounds * (double)ex * f.cores))
+                           : std::min(1.0, rows * (double)f.outer_slices / (rounds * (double)ey * f.cores));
     c.cost = ((c.root_ops + member_ops) * c.vector_waste + c.overhead) / (c.efficiency * f.cores);
     return c;
 }

@@ -28,7 +28,7 @@ if os.environ.get("SCHEDALL_MORE"):
                ("r15", "redteam15_2026-12-05", "pipes15")]
 if os.environ.get("SCHEDALL_ROUNDS"):
     ROUNDS += [("r16", "redteam16_2026-12-06", "pipes16"), ("r17", "redteam17_2026-12-06", "pipes17"),
-               ("r18", "redteam18_2026-12-06", "pipes18")]
+               ("r18", "redteam18_2026-12-06", "pipes18"), ("r19", "redteam19_2026-12-07", "pipes19")]
     ROUNDS = [r for r in ROUNDS if r[0] in os.environ["SCHEDALL_ROUNDS"].split(",")]
 ONLY = os.environ.get("SCHEDALL_ONLY")  # comma-separated pipeline names: schedule only these
 for tag, d, mod in ROUNDS:
