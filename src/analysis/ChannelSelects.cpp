@@ -1,5 +1,6 @@
 #include "analysis/ChannelSelects.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -10,20 +11,11 @@ using namespace Halide::Internal;
 
 namespace {
 
-// Every variable an expression reads.
-class IndexVars : public IRVisitor {
-public:
-    std::set<std::string> names;
-
-private:
-    using IRVisitor::visit;
-    void visit(const Variable *op) override { names.insert(op->name); }
-};
-
 // The pure variables compared with a constant anywhere in the visited expressions.
 class ComparedVars : public IRVisitor {
 public:
     std::set<std::string> names;
+    std::vector<Expr> mux_indices;
 
 private:
     using IRVisitor::visit;
@@ -45,10 +37,7 @@ private:
     // (mux(3 * i + j, {...}), a 3 x 3 matrix's nine entries; red-team round 18's batched inverse).
     void visit(const Call *op) override {
         IRVisitor::visit(op);
-        if (!op->is_intrinsic(Call::mux) || op->args.empty()) return;
-        IndexVars index;
-        op->args[0].accept(&index);
-        names.insert(index.names.begin(), index.names.end());
+        if (op->is_intrinsic(Call::mux) && !op->args.empty()) mux_indices.push_back(op->args[0]);
     }
 };
 
@@ -61,7 +50,9 @@ std::vector<int> dims_compared_with_constants(const Function &f) {
     std::vector<int> dims;
     const std::vector<std::string> args = f.args();
     for (size_t d = 0; d < args.size(); d++) {
-        if (v.names.count(args[d])) dims.push_back((int)d);
+        const bool in_mux_index = std::any_of(v.mux_indices.begin(), v.mux_indices.end(),
+                                              [&](const Expr &index) { return expr_uses_var(index, args[d]); });
+        if (v.names.count(args[d]) || in_mux_index) dims.push_back((int)d);
     }
     return dims;
 }

@@ -180,7 +180,7 @@ TileCost cost_with(const RuleContext &cx, const FuncNode &root, const std::vecto
     // The rows and outer slices are the parallel tasks, or the tiles along dim 0 (x_tasks).
     const bool x_tasks = f.x_tasks && tx > 0;
     c.tasks = x_tasks ? (double)tiles_x : (double)(tiles_y * f.outer_slices);
-    c.starves_cores = c.tasks < f.cores && (x_tasks || f.x_tasks ? R.extent[0] : (dims >= 2 ? R.extent[1] : 1) * f.outer_slices) >= f.cores;
+    c.starves_cores = c.tasks < f.cores && (f.x_tasks ? R.extent[0] : (dims >= 2 ? R.extent[1] : 1) * f.outer_slices) >= f.cores;
     c.tiles = x_tasks ? c.tasks : (double)tiles_x * c.tasks;
     c.root_ops = f.root_ops;
     c.steps = (double)f.steps;
