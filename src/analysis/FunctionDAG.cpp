@@ -416,6 +416,7 @@ void FunctionDAG::classify_matmuls() {
         p.acc_arg_of_host_dim = mapping;
         p.host_arg_of_dim = host_arg_of_dim;
         if (!moved_from.empty()) p.moved_vector_arg = mapping[0];
+        p.update_liftable = p.update_on_output && terms.size() == 1 && update_adds_to_init(r);
         p.type = r.func.output_types()[0];
         p.reduction = terms[0].rvars;
         if (terms.size() == 1 && p.reduction.size() == 1) {
@@ -543,7 +544,10 @@ void FunctionDAG::classify_matmuls() {
                             for (const std::string &n : rnames) all += (all.empty() ? "" : ", then ") + n;
                             return all;
                         }()) + "; " +
-                        (p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)" +
+                        (p.update_liftable ? std::string("the update is on the output itself (lifted: the reduction in an rfactor "
+                                                         "intermediate computed per tile, the output its initial value plus it)") +
+                                                 (moved_from.empty() ? std::string() : "; vectors moved off " + moved_from + ", through a wrapper")
+                         : p.update_on_output ? "the update is on the output itself (accumulated per tile in an rfactor intermediate)" +
                                                   (moved_from.empty() ? std::string() : "; vectors moved off " + moved_from)
                          : !summed_into.empty() ? "read pointwise by " + summed_into + ", tiled through a wrapper computed at root"
                          : !moved_from.empty() ? "vectors moved off " + moved_from + ", tiled through a wrapper computed at root"

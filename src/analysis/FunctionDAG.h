@@ -123,6 +123,12 @@ struct MatmulPattern {
     // Every Func the micro-kernel rule schedules or leaves inlined on purpose.
     std::set<std::string> funcs() const;
     bool update_on_output = false;
+    // The update on the output is its only one and adds the contraction to the output's initial
+    // values: it is lifted into an rfactor intermediate and the output computed from it like
+    // any accumulator's consumer, directly or, with moved vectors (CPU), through the
+    // transposing wrapper (analysis/PointwiseUpdate.h update_adds_to_init,
+    // schedule/ScheduleWriter.h lift_update).
+    bool update_liftable = false;
     // Some update's reduction domain has a predicate (RDom::where: a causal or triangular mask).
     // Halide trims a reduction loop to where a predicate on it holds only when the predicate's
     // other variables are outside that loop; the dot-product kernels split the reduction across

@@ -11,4 +11,10 @@ namespace diet {
 
 bool is_per_point_update(const FuncNode &f, const Halide::Internal::Definition &def);
 
+// A Func with a single value, a pure definition and one update `f(v) = f(v) + e` written at its
+// pure coordinates, e not reading f: f equals its initial value plus e's reduction, a Func of its
+// own (rfactor_all). An output written so (out(j, i) = 0; out(j, i) += a(k, i) * b(j, k)) is then
+// computed like any consumer of an accumulator (schedule/ScheduleWriter.h lift_update).
+bool update_adds_to_init(const FuncNode &f);
+
 }  // namespace diet

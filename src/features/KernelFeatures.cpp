@@ -42,7 +42,8 @@ ContractionSummary summarize(const MatmulPattern &p) {
     }
     c.type_bits = p.type.bits();
     c.is_float = p.type.is_float();
-    c.update_on_output = p.update_on_output;
+    // A lifted update runs as the canonical form does.
+    c.update_on_output = p.update_on_output && !p.update_liftable;
     c.epilogue = (int)p.epilogue.size();
     c.reduction_vars = (int)p.reduction.size();
     // As the kernel runs it: grouped contractions (MatmulPattern::vector_period) tile their groups

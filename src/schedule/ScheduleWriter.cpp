@@ -120,6 +120,25 @@ ScheduleWriter::FuncRef ScheduleWriter::rfactor(const StageRef &update, const st
     return r;
 }
 
+void ScheduleWriter::lift_update(const FuncRef &out, const FuncRef &acc) {
+    Internal::Function fn = out.func.function();
+    std::vector<Expr> at;
+    for (const Var &v : out.func.args()) at.push_back(v);
+    Expr &init = fn.definition().values().at(0);
+    const bool zero = Internal::is_const_zero(init);
+    init = zero ? Expr(Func(acc.func)(at)) : init + Func(acc.func)(at);
+    fn.update(0).values().at(0) = Func(out.func)(at);
+    emit("{  // " + out.ident + "'s update moved into " + acc.ident + ": " + out.ident + " = its initial value + " + acc.ident +
+         ", the update a no-op store");
+    emit("    const std::vector<Var> vars = " + out.ident + ".args();");
+    emit("    const std::vector<Halide::Expr> at(vars.begin(), vars.end());");
+    emit("    Halide::Internal::Function fn = " + out.ident + ".function();");
+    emit(zero ? "    fn.definition().values().at(0) = " + acc.ident + "(at);"
+              : "    fn.definition().values().at(0) = fn.definition().values().at(0) + " + acc.ident + "(at);");
+    emit("    fn.update(0).values().at(0) = " + out.ident + "(at);");
+    emit("}");
+}
+
 ScheduleWriter::StageRef ScheduleWriter::stage(const FuncRef &f, int index, const StageNode &node) {
     StageRef s{index == 0 ? Stage(f.func) : Func(f.func).update(index - 1),
                index == 0 ? f.ident : f.ident + ".update(" + std::to_string(index - 1) + ")",

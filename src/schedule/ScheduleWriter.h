@@ -52,6 +52,12 @@ public:
     // update.rfactor(rvar, v): the reduction over `rvar` moves into a new Func with a pure
     // variable `v` in its place (one partial result per value of rvar).
     FuncRef rfactor(const StageRef &update, const std::string &rvar, const std::string &v, const std::string &base);
+    // After rfactor_all of an output's only update `out(v) += e` (schedule/LiftedUpdate.h): the
+    // output's pure definition becomes `init(v) + acc(v)` and its update `out(v) = out(v)`, which
+    // Halide drops as a no-op store. The output is then computed like an accumulator's consumer:
+    // no pass writing its initial values, none adding acc to them. Changes the definitions, as
+    // rfactor does; the source spells it with Halide::Internal::Function.
+    void lift_update(const FuncRef &out, const FuncRef &acc);
     StageRef stage(const FuncRef &f, int index, const StageNode &node);
     // While a scope is open, stage() of the Funcs named in it returns the stage's specialization
     // on the scope's condition (made once per stage and scope): the same directives then schedule
