@@ -769,6 +769,47 @@ TEST_CASE("reductions that step across planes are told from windows and row redu
     CHECK(!diet::steps_across_planes(planes_apart.function().update(0), r, pure, "x", "y"));
 }
 
+// A Func read through a user's `in()` wrapper: the snapshot keeps the wrapper (Halide 14's
+// deep_copy asserts on a wrapper its map does not name: auto_schedule aborted on such a pipeline,
+// red-team round 20), and Diet schedules the pipeline correctly.
+TEST_CASE("a pipeline with a user's in() wrapper is snapshotted and scheduled", "[unit]") {
+    ImageParam img(UInt(8), 2, "wr_img");
+    Param<int> w("wr_w"), h("wr_h");
+    w.set_range(1, 96);
+    h.set_range(1, 64);
+    Var x("x"), y("y");
+    RDom rr(-2, 5, "wr_r");
+    const auto build = [&](Func &out) {
+        Func m("wr_m"), box("wr_box");
+        m(x, y) = cast<int>(BoundaryConditions::repeat_edge(img, {{0, w}, {0, h}})(x, y));
+        box(x, y) = sum(m.in()(x + rr, y));
+        out(x, y) = box(x, y) - 5 * m(x, y);
+        out.set_estimate(x, 0, 96).set_estimate(y, 0, 64);
+        img.dim(0).set_estimate(0, 96);
+        img.dim(1).set_estimate(0, 64);
+    };
+    Func out("wr_out"), ref("wr_ref");
+    build(out);
+    build(ref);
+    {
+        const diet::ScheduleSnapshot snapshot({out.function()});
+        snapshot.restore();
+    }
+    REQUIRE_NOTHROW(autoschedule(Pipeline(out), diet::runnable_host_target(), 2, 0, Options{}));
+    for (const auto &[W, H] : std::vector<std::pair<int, int>>{{1, 1}, {7, 5}, {96, 64}, {33, 17}}) {
+        Buffer<uint8_t> in(W, H);
+        in.for_each_element([&](int i, int j) { in(i, j) = (uint8_t)((i * 37 + j * 11) % 251); });
+        img.set(in);
+        w.set(W);
+        h.set(H);
+        Buffer<int> a = out.realize({W, H}, diet::runnable_host_target()), b = ref.realize({W, H});
+        int bad = 0;
+        a.for_each_element([&](int i, int j) { bad += a(i, j) != b(i, j); });
+        INFO("W = " << W << ", H = " << H);
+        CHECK(bad == 0);
+    }
+}
+
 // The plugin's safety net when Halide refuses a schedule Diet built (plugin/Diet.cpp): every
 // directive, a specialization and an rfactor (which rewrites the update's definition) undone.
 TEST_CASE("a schedule snapshot restores definitions and schedules as written", "[unit]") {

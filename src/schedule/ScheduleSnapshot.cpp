@@ -8,8 +8,12 @@ using namespace Halide::Internal;
 
 namespace {
 
+// A copy of the schedule's own fields. Its wrappers (a user's `f.in()`, or one Diet made) are kept
+// as the same Funcs: deep_copy copies only the wrappers its map names, and asserts on any other
+// (red-team round 20: a pipeline reading a Func through `in()` made auto_schedule abort).
 FuncSchedule copy_of(const FuncSchedule &s) {
     std::map<FunctionPtr, FunctionPtr> copied;
+    for (const auto &w : s.wrappers()) copied[w.second] = w.second;
     return s.deep_copy(copied);
 }
 
