@@ -624,3 +624,63 @@ TEST_CASE("a contraction whose output's innermost dimension is a constant shorte
     INFO(stmt);
     CHECK(std::regex_search(stmt, std::regex(R"(sum\[ramp\()")));
 }
+
+// LRN across channels (red-team round 20): ce(x, y, c, n)^2 summed over a channel window c + r, R
+// a Param. No operand is reused across the output: the kernel's rows go along the window's
+// dimension c, so neighbouring rows' windows overlap inside one task's copy of the padded input.
+// With rows along y the tasks ran over x tiles, c and n, and the copy per run of tasks spanned
+// every channel of the image (Halide bounds a fused loop's inner quotients by the whole
+// dimension): 10-12x Adams2019c's time (8.5 ms at 64 x 64 x 64 x 4, R = 3; now 0.85, AVX-512).
+TEST_CASE("a sum over a window along an outer dimension runs its rows along the window", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 64, 64), H = shape_var("H", 1, 64, 64), C = shape_var("C", 1, 64, 64),
+                       N = shape_var("N", 1, 4, 4), R = shape_var("R", 0, 3, 2);
+            ImageParam in(Float(32), 4, "lrn_in");
+            Var x("x"), y("y"), c("c"), n("n");
+            Func ce = BoundaryConditions::constant_exterior(in, 0.f, {{0, W}, {0, H}, {0, C}, {0, N}});
+            RDom r(-R, 2 * R + 1, "lrn_r");
+            Func ssq("lrn_ssq"), out("lrn_out");
+            ssq(x, y, c, n) = sum(ce(x, y, c + r, n) * ce(x, y, c + r, n));
+            out(x, y, c, n) = in(x, y, c, n) / pow(2.f + 1e-4f * ssq(x, y, c, n), 0.75f);
+            in.set_estimates({{0, W}, {0, H}, {0, C}, {0, N}});
+            out.set_estimates({{0, W}, {0, H}, {0, C}, {0, N}});
+            return Built{out, {in}, {W, H, C, N, R},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1], s[2], s[3]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], s[2], s[3]}; }};
+        },
+        {{1, 1, 1, 1, 0}, {64, 64, 64, 4, 3}, {17, 5, 9, 2, 2}, {33, 64, 2, 1, 1}}, nullptr, &source);
+    CHECK_THAT(log, Catch::Contains("vectors along x, rows along c"));
+}
+
+// A depthwise 3x3 convolution over channels-innermost activations with a batch, out(c, x, y, n) =
+// sum w(c, r.x, r.y) * ce(c, x + r.x - 1, y + r.y - 1, n), ce zero padding: no operand reused,
+// rows along x (a window), tasks over channel tiles, y and n. The padded input, read through a
+// window along y, an inner dimension of the task loop, is copied per task (its rows' window), not
+// per run of tasks, which Halide bounds by every row of the image (schedule/OperandStaging.cpp
+// windowed_across_tasks).
+TEST_CASE("a window along an inner dimension of the task loop is copied per task", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> C = shape_var("C", 1, 64, 64), W = shape_var("W", 1, 48, 48), H = shape_var("H", 1, 48, 48),
+                       N = shape_var("N", 1, 4, 4);
+            ImageParam in(Float(32), 4, "dwb_in"), w(Float(32), 3, "dwb_w");
+            Var c("c"), x("x"), y("y"), n("n");
+            Func ce = BoundaryConditions::constant_exterior(in, 0.f, {{0, C}, {0, W}, {0, H}, {0, N}});
+            RDom r(0, 3, 0, 3, "dwb_r");
+            Func out("dwb_out");
+            out(c, x, y, n) = sum(w(c, r.x, r.y) * ce(c, x + r.x - 1, y + r.y - 1, n));
+            in.set_estimates({{0, C}, {0, W}, {0, H}, {0, N}});
+            w.set_estimates({{0, C}, {0, 3}, {0, 3}});
+            out.set_estimates({{0, C}, {0, W}, {0, H}, {0, N}});
+            return Built{out, {in, w}, {C, W, H, N},
+                         [](const std::vector<int> &s) { return Sizes{{s[0], s[1], s[2], s[3]}, {s[0], 3, 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], s[2], s[3]}; }};
+        },
+        {{1, 1, 1, 1}, {64, 48, 48, 4}, {17, 5, 3, 2}, {33, 48, 1, 1}}, nullptr, &source);
+    INFO(source);
+    CHECK_THAT(log, Catch::Contains("output dwb_out; vectors along c\n"));  // rows along x (dimension 1)
+    CHECK(source.find("constant_exterior_in_sum.compute_at(dwb_out, task_i)") != std::string::npos);
+}

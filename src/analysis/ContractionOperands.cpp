@@ -154,6 +154,16 @@ int reusing_row_dim(const std::vector<const Call *> &calls, const std::vector<st
     return -1;
 }
 
+int windowed_row_dim(const std::vector<ContractionOperand> &operands, const std::vector<int> &acc_arg_of_host_dim) {
+    for (int d = 1; d < (int)acc_arg_of_host_dim.size(); d++) {
+        const int a = acc_arg_of_host_dim[d];
+        for (const ContractionOperand &o : operands) {
+            if (!o.data_dependent && a >= 0 && a < (int)o.window_acc_arg.size() && o.window_acc_arg[a]) return d;
+        }
+    }
+    return 1;
+}
+
 std::pair<int, int> reusing_dim_pair(const std::vector<const Call *> &calls, const std::vector<std::string> &acc_args,
                                      const std::vector<int> &acc_arg_of_host_dim) {
     const int dims = (int)acc_arg_of_host_dim.size();

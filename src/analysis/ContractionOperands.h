@@ -50,6 +50,14 @@ std::pair<int, int> reads_per_step(const std::vector<const Halide::Internal::Cal
 int reusing_row_dim(const std::vector<const Halide::Internal::Call *> &calls, const std::vector<std::string> &acc_args,
                     const std::vector<int> &acc_arg_of_host_dim, bool grouped = false);
 
+// MatmulPattern::row_dim where no operand is reused across the result (a weighted sum, taken as
+// a kernel on an output): the first host dimension d >= 1 that some operand reads through a
+// window (ContractionOperand::window_acc_arg), so neighbouring rows' windows overlap inside one
+// task's copy of the operand; 1 when none does. (Rows along y and the task loop over LRN's channel
+// window ce(x, y, c + r, n) copied each channel 2R + 1 times per call: 2.45 ms against 1.2 by
+// the stage rules at 64 x 64 x 64 x 4, R = 3, AVX-512.)
+int windowed_row_dim(const std::vector<ContractionOperand> &operands, const std::vector<int> &acc_arg_of_host_dim);
+
 // MatmulPattern::depth_dim, for a contraction whose operands all move with the vectors (no broadcast
 // operand: the batch stored innermost, o(b, i, j) = sum p(b, i, r) * v(b, r, j)): the first pair of
 // host dimensions d1 < d2 (both >= 1) such that every operand reads at most one of them and each is

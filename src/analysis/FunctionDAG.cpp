@@ -529,6 +529,7 @@ void FunctionDAG::classify_matmuls() {
         if (reusing < 0) {
             const auto [rows, depth] = reusing_dim_pair(all_calls, r.func.args(), mapping);
             if (rows > 0) p.row_dim = rows, p.depth_dim = depth;
+            else p.row_dim = windowed_row_dim(p.operands, mapping);
         }
         std::vector<std::string> rnames, onames;
         for (const std::vector<LoopVar> &u : p.update_reductions) {

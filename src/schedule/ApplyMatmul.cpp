@@ -220,8 +220,9 @@ void ScheduleApplier::apply_matmul(const KernelChoice &kc) {
                 if (!l.kernel.cpu.dot) packed_panel_cols = std::max(packed_panel_cols, l.kernel.cpu.tile_cols() * l.kernel.cpu.panel_tiles);
             }
             // The run of tasks one thread takes exists as a loop where tile_host_cpu fuses the
-            // task loops (not where the host's region is inferred).
-            stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ ? "" : task + "_o",
+            // task loops (not where the host's region is inferred), the batch outermost unless
+            // it runs inside the panels.
+            stage_cpu_operands(w_, lookup, p, acc, host, task + "_i", host_region_inferred_ || batch_inside_panels_ ? "" : task + "_o",
                                first.cpu.vector_width, operands_staged_, first.cpu.k_pack, packed_panel_cols);
             const bool natural_panel = first.cpu.k_pack > 1 && std::any_of(p.operands.begin(), p.operands.end(),
                                                                             [](const ContractionOperand &o) { return packed_in_natural_panel(o); });

@@ -93,13 +93,27 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 // Whether the operand is read through a window (in(x + r.x, y + r.y)) along a host dimension the
 // parallel task loop runs over (neither the vectors', the rows' nor the depth's): consecutive
 // tasks then read overlapping regions, a 3x3 convolution's row task three input rows for one.
+// Only where that dimension is the outermost of the fused task loop (the host's last dimension
+// that is neither the rows' nor the depth's): a run of tasks spans an interval of it (Halide
+// bounds the quotient task / inner tasks tightly). Along an inner one (task / inner % extent)
+// Halide bounds a run's region by the whole dimension, and by the whole of each dimension inside
+// it: LRN's channel window ce(x, y, c + r, n) with rows along y and tasks over x tiles, c, n
+// copied an image's whole feature map for every task (red-team round 20: 8.5 ms, 10-12x
+// Adams2019c's time; copied per task, 2.45 ms). Copied per task, the region is the task's.
 bool windowed_across_tasks(const MatmulPattern &p, const ContractionOperand &o) {
+    bool windowed = false;
+    int outermost = -1;
+    for (int d = 1; d < (int)p.acc_arg_of_host_dim.size(); d++) {
+        if (d != p.row_dim && d != p.depth_dim) outermost = d;
+    }
     for (int d = 1; d < (int)p.acc_arg_of_host_dim.size(); d++) {
         if (d == p.row_dim || d == p.depth_dim) continue;
         const int a = p.acc_arg_of_host_dim[d];
-        if (a >= 0 && a < (int)o.window_acc_arg.size() && o.window_acc_arg[a]) return true;
+        if (a < 0 || a >= (int)o.window_acc_arg.size() || !o.window_acc_arg[a]) continue;
+        if (d != outermost) return false;
+        windowed = true;
     }
-    return false;
+    return windowed;
 }
 
 }  // namespace
