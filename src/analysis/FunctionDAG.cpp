@@ -156,12 +156,18 @@ FunctionDAG::FunctionDAG(const std::vector<Function> &outputs, const VectorMoves
         }
     }
     mark_input_wrappers(nodes_, index_);
-    for (FuncNode &n : nodes_) {
+    // Consumers first: a relay that stays inlined (a user's `f.in(g)` wrapper, a plain copy of
+    // a boundary condition) reads its producer for its own consumers, so the producer is read
+    // pointwise only where the relay is (red-team round 21's Sobel, its padded image read at six
+    // taps through `pad.in(gx)`, was inlined into every tap).
+    for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+        FuncNode &n = *it;
         n.pointwise_consumed = !n.consumers.empty();
         for (const std::string &c : n.consumers) {
             const FuncNode &cn = nodes_[index_.at(c)];
             n.pointwise_consumed &= !cn.is_extern && !pointwise_mapping(cn.func, n.name).empty() &&
-                                    cn.dims() == n.dims();
+                                    cn.dims() == n.dims() &&
+                                    (!(cn.is_input_wrapper && is_relay(cn.func)) || cn.pointwise_consumed);
         }
     }
     for (const std::string &name : regions_narrowed_by_predicates(*this)) nodes_[index_.at(name)].region_narrowed = true;

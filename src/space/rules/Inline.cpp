@@ -218,6 +218,8 @@ bool read_broadcast_per_channel(const RuleContext &cx, const FuncNode &n) {
         if (!cx.dag.has(c)) return false;
         const FuncNode &cn = cx.dag.node(c);
         if (cn.is_extern || !cn.func.has_pure_definition()) return false;
+        // Through an inlined relay (a user's `f.in(g)`) read at taps, n is read at those taps.
+        if (cn.is_input_wrapper && is_relay(cn.func) && !cn.pointwise_consumed) return false;
         const std::vector<std::vector<Halide::Expr>> found = call_args(cn, n.name);
         if (found.empty()) return false;
         const std::vector<std::string> pure = cn.func.args();

@@ -1,7 +1,7 @@
 """Diet's schedule source for every red-team pipeline of rounds 1, 3-8 on one target, no compile.
 usage: schedall_any.py PLUGIN OUTDIR A|B   (A: the AVX-512 target, B: AVX2)
 SCHEDALL_MORE=1 adds rounds 9-15 (r9_ to r15_) and the scan pipelines of ../scan_lanes_2026-12-01 (scan_);
-SCHEDALL_ROUNDS=r16,r17 schedules only those rounds (16 to 20 are listed only so);
+SCHEDALL_ROUNDS=r16,r17 schedules only those rounds (16 to 21 are listed only so);
 SCHEDALL_ONLY=name,name schedules only those pipelines.
 Writes OUTDIR/<round>_<pipeline>.txt; diff two OUTDIRs to find the pipelines a change reschedules."""
 import importlib.util
@@ -29,7 +29,8 @@ if os.environ.get("SCHEDALL_MORE"):
 if os.environ.get("SCHEDALL_ROUNDS"):
     ROUNDS += [("r16", "redteam16_2026-12-06", "pipes16"), ("r17", "redteam17_2026-12-06", "pipes17"),
                ("r18", "redteam18_2026-12-06", "pipes18"), ("r19", "redteam19_2026-12-07", "pipes19"),
-               ("r20", "redteam20_2026-12-07", "pipes20")]
+               ("r20", "redteam20_2026-12-07", "pipes20"),
+               ("r21", "redteam21_2026-12-07", "pipes21")]
     ROUNDS = [r for r in ROUNDS if r[0] in os.environ["SCHEDALL_ROUNDS"].split(",")]
 ONLY = os.environ.get("SCHEDALL_ONLY")  # comma-separated pipeline names: schedule only these
 for tag, d, mod in ROUNDS:
