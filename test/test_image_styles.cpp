@@ -2288,7 +2288,8 @@ TEST_CASE("an update whose vectors read a clamped coordinate rounds its last vec
 // Sobel written with wrappers (red-team round 21): gradients read the padded image through
 // per-consumer wrappers `pad.in(gx)`, `pad.in(gy)`. The wrappers are relays that stay inlined; the
 // window's six taps are theirs, so the padding, read pointwise by them, was inlined into every tap
-// (a clamped gather per load): 3.9 ms at 640 x 480 x 4 against 0.79 without the wrappers (AVX2).
+// (a clamped gather per load): 4.15 ms at 640 x 480 x 4 against 0.79 without the wrappers (AVX2;
+// apps/results/cpu/redteam21_2026-12-07/repro_sobel21.out).
 // Looked at through the relays, the padding is computed per tile as without them.
 TEST_CASE("a boundary condition read at taps through a user's in() wrappers is computed per tile", "[styles]") {
     const std::string log = check_style(

@@ -54,8 +54,9 @@ int reusing_row_dim(const std::vector<const Halide::Internal::Call *> &calls, co
 // a kernel on an output): the first host dimension d >= 1 that some operand reads through a
 // window (ContractionOperand::window_acc_arg), so neighbouring rows' windows overlap inside one
 // task's copy of the operand; 1 when none does. (Rows along y and the task loop over LRN's channel
-// window ce(x, y, c + r, n) copied each channel 2R + 1 times per call: 2.45 ms against 1.2 by
-// the stage rules at 64 x 64 x 64 x 4, R = 3, AVX-512.)
+// window ce(x, y, c + r, n) copied each channel 2R + 1 times per call: 0.74-1.2 ms, against
+// 0.51-0.70 with rows along c and 0.87 by the stage rules, at 64 x 64 x 64 x 4, R = 3, AVX-512:
+// apps/results/cpu/window_rows_2026-12-07/lrn_variants.txt.)
 int windowed_row_dim(const std::vector<ContractionOperand> &operands, const std::vector<int> &acc_arg_of_host_dim);
 
 // MatmulPattern::depth_dim, for a contraction whose operands all move with the vectors (no broadcast

@@ -98,8 +98,9 @@ void stage_packed_operands(ScheduleWriter &w, const FuncRefLookup &ref, const Ma
 // bounds the quotient task / inner tasks tightly). Along an inner one (task / inner % extent)
 // Halide bounds a run's region by the whole dimension, and by the whole of each dimension inside
 // it: LRN's channel window ce(x, y, c + r, n) with rows along y and tasks over x tiles, c, n
-// copied an image's whole feature map for every task (red-team round 20: 8.5 ms, 10-12x
-// Adams2019c's time; copied per task, 2.45 ms). Copied per task, the region is the task's.
+// copied an image's whole feature map for every task (red-team round 20 at 64 x 64 x 64 x 4,
+// R = 3: 4.7-4.9 ms, 5-10x Adams2019; copied per task, rows still along y, 0.74-1.2 ms:
+// apps/results/cpu/window_rows_2026-12-07/lrn_variants.txt). Copied per task, the region is the task's.
 bool windowed_across_tasks(const MatmulPattern &p, const ContractionOperand &o) {
     bool windowed = false;
     int outermost = -1;
