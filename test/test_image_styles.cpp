@@ -1244,6 +1244,76 @@ TEST_CASE("an upsample by a run-time factor of small range is specialized on eac
     for (int v = 1; v <= 4; v++) CHECK(source.find("value_FAC == " + std::to_string(v) + ")") != std::string::npos);
 }
 
+// A van Herk / Gil-Werman running max of window 2R + 1, R a ranged Param (red-team round 21's max
+// filter): its prefix and suffix scans restart where the position is a multiple of 2 R + 1, a
+// division per step (x86 has no vector integer division) that a constant R makes a multiply and a
+// shift. The divisor is computed from R, not R itself: with R in [0, 5] the group is scheduled
+// once per value of R, and is correct at every value and size. (Round 21's R in [0, 8] is past
+// kDivisorRangeValues: 9 copies of the group took its compile from 6 to 114 s.)
+TEST_CASE("a scan restarting every 2R + 1 steps is specialized on each value of R", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 300, 300), H = shape_var("H", 1, 40, 40);
+            Param<int> R("R");
+            R.set_range(0, 5);
+            ImageParam img(UInt(8), 2, "vh_img");
+            Var x("x"), y("y"), p("p");
+            Expr K = 2 * R + 1, WP = W + 2 * R;
+            Func e = BoundaryConditions::repeat_edge(img, {{0, W}, {0, H}});
+            Func pre("vh_prefix"), suf("vh_suffix"), hmax("vh_hmax");
+            pre(p, y) = e(p - R, y);
+            RDom rp(1, WP - 1, "rpre");
+            pre(rp, y) = select(rp % K == 0, e(rp - R, y), max(pre(rp - 1, y), e(rp - R, y)));
+            suf(p, y) = e(p - R, y);
+            RDom rs(0, WP - 1, "rsuf");
+            Expr q = WP - 2 - rs;
+            suf(q, y) = select((q + 1) % K == 0, e(q - R, y), max(suf(q + 1, y), e(q - R, y)));
+            hmax(x, y) = max(suf(x, y), pre(x + 2 * R, y));
+            img.set_estimates({{0, W}, {0, H}});
+            hmax.set_estimates({{0, W}, {0, H}});
+            return Built{hmax, {img}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1, 0}, {1, 1, 5}, {7, 3, 4}, {64, 17, 5}, {300, 40, 3}, {129, 9, 1}, {250, 33, 2}}, nullptr, &source,
+        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    CHECK_THAT(log, Catch::Contains("its group divides by the parameter R, scheduled once per value of it (0..5)"));
+    INFO(source);
+    for (int v = 0; v <= 5; v++) CHECK(source.find("value_R == " + std::to_string(v) + ")") != std::string::npos);
+}
+
+// A grid of cells of run-time size S in [2, 6] filled by a scatter over the image (red-team round
+// 21's bilateral grid): the cells' indices divide by S, so the grid's group is scheduled once per
+// value of S; its scatter update keeps its loops as written (unscheduled()), which Halide 14 takes
+// once per stage: said once per pass, Halide refused the whole schedule and the pipeline ran
+// unscheduled. Now scheduled, and correct at every S.
+TEST_CASE("a scatter into cells of a run-time size of small range is scheduled per size", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 200, 200), H = shape_var("H", 1, 100, 100);
+            Param<int> S("S");
+            S.set_range(2, 6);
+            ImageParam img(Float(32), 2, "cg_img");
+            Var x("x"), y("y");
+            RDom r(0, W, 0, H, "cg_r");
+            Expr gw = (W - 1 + S / 2) / S, gh = (H - 1 + S / 2) / S;
+            Func grid("cg_grid"), out("cg_out");
+            grid(x, y) = Tuple(0.0f, 0.0f);
+            Expr gx = clamp((r.x + S / 2) / S, 0, gw), gy = clamp((r.y + S / 2) / S, 0, gh);
+            grid(gx, gy) = Tuple(grid(gx, gy)[0] + img(r.x, r.y), grid(gx, gy)[1] + 1.0f);
+            out(x, y) = grid(x, y)[0] / max(grid(x, y)[1], 1.0f);
+            img.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W / 2}, {0, H / 2}});
+            return Built{out, {img}, {W, H, S}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) {
+                             return std::vector<int>{(s[0] - 1 + s[2] / 2) / s[2] + 1, (s[1] - 1 + s[2] / 2) / s[2] + 1};
+                         }};
+        },
+        {{1, 1, 2}, {7, 3, 6}, {64, 17, 3}, {200, 100, 4}, {129, 9, 5}});
+    CHECK_THAT(log, !Catch::Contains("Halide refused"));
+    CHECK_THAT(log, Catch::Contains("its group divides by the parameter S, scheduled once per value of it (2..6)"));
+}
+
 // A morphological gradient with a diamond structuring element of run-time radius R in [1, 4]
 // (RDom(-R..R)^2 where |r.x| + |r.y| <= R; red-team round 13): the window's loops have run-time
 // extents and the predicate is tested per step. Each update, once scheduled, takes a

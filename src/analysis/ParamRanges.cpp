@@ -53,13 +53,13 @@ std::optional<int64_t> smallest_over_param_ranges(const Expr &e) {
     return constant_end(i.has_lower_bound(), i.min);
 }
 
-std::optional<SmallRangeParam> small_range_param(const Expr &e) {
+std::optional<SmallRangeParam> small_range_param(const Expr &e, int64_t max_values) {
     const Variable *v = e.as<Variable>();
     if (!v || !v->param.defined() || v->param.is_buffer() || !v->type.is_int_or_uint()) return std::nullopt;
     const Expr lo = v->param.min_value(), hi = v->param.max_value();
     const int64_t *l = lo.defined() ? as_const_int(lo) : nullptr;
     const int64_t *h = hi.defined() ? as_const_int(hi) : nullptr;
-    if (!l || !h || *h < *l || *h - *l + 1 > kSmallRangeValues) return std::nullopt;
+    if (!l || !h || *h < *l || *h - *l + 1 > max_values) return std::nullopt;
     return SmallRangeParam{e, *l, *h};
 }
 

@@ -33,8 +33,8 @@ struct SmallRangeParam {
 constexpr int64_t kSmallRangeValues = 6;  // values of a range specialized on at most (heuristic: code size)
 
 // `e` itself as such a Param (a Variable with both ends of its range declared, at most
-// kSmallRangeValues values).
-std::optional<SmallRangeParam> small_range_param(const Halide::Expr &e);
+// `max_values` values).
+std::optional<SmallRangeParam> small_range_param(const Halide::Expr &e, int64_t max_values = kSmallRangeValues);
 
 // The scalar integer Params the pipeline reads that are not shape variables of `family` but declare
 // a range or an estimate (a window's radius R in [1, 4] read only by an RDom): the values a cost

@@ -1,5 +1,6 @@
 #include "analysis/RuntimeDivisors.h"
 
+#include <map>
 #include <set>
 
 namespace diet {
@@ -8,6 +9,33 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
+
+// A divisor computed from one scalar Param and constants (FAC, 2 * R + 1, L - 1): the Param, when
+// its declared range holds at most kDivisorRangeValues values, since under each value's
+// specialization Halide folds the whole divisor to a constant. A divisor reading two Params, or
+// anything else, stays a run-time division.
+std::optional<SmallRangeParam> divisor_param(const Expr &b) {
+    struct Reads : IRVisitor {
+        std::map<std::string, Expr> params;
+        bool other = false;
+        using IRVisitor::visit;
+        void visit(const Variable *op) override {
+            if (op->param.defined() && !op->param.is_buffer()) {
+                params.emplace(op->name, op);
+            } else {
+                other = true;
+            }
+        }
+        void visit(const Call *op) override {
+            if (op->call_type != Call::PureIntrinsic) other = true;
+            IRVisitor::visit(op);
+        }
+        void visit(const Load *) override { other = true; }
+    } reads;
+    b.accept(&reads);
+    if (reads.other || reads.params.size() != 1) return std::nullopt;
+    return small_range_param(reads.params.begin()->second, kDivisorRangeValues);
+}
 
 class FindDivisor : public IRVisitor {
 public:
@@ -40,7 +68,8 @@ private:
     void divides(const Op *op) {
         IRVisitor::visit(op);
         if (found) return;
-        if (std::optional<SmallRangeParam> d = small_range_param(op->b); d && varies(op->a)) found = d;
+        if (!op->type.is_int_or_uint()) return;  // a float division is a vector instruction
+        if (std::optional<SmallRangeParam> d = divisor_param(op->b); d && varies(op->a)) found = d;
     }
     void visit(const Div *op) override { divides(op); }
     void visit(const Mod *op) override { divides(op); }

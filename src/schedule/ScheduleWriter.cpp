@@ -530,7 +530,10 @@ void ScheduleWriter::gpu_single_thread(StageRef &s) {
 void ScheduleWriter::unscheduled(StageRef &s) {
     // Halide 14 refuses unscheduled() on a stage with specializations (a 0-D sum over a window
     // scheduled per value of its size, ParamValues.cpp); its default loops need no such word there.
-    if (s.discarded || with_specializations_.count(s.ident)) return;
+    // Nor twice, nor after another directive (its `touched` flag): a stage outside a group scheduled
+    // once per value of a divisor gets the word once per pass (red-team round 21's bilateral grid,
+    // its histogram's updates, with the cell size S dividing).
+    if (s.discarded || with_specializations_.count(s.ident) || s.stage.get_schedule().touched()) return;
     s.stage.unscheduled();
     emit(s.ident + ".unscheduled();");
 }
