@@ -821,3 +821,42 @@ TEST_CASE("a histogram with as many bins as points is not split into partial his
     CHECK_THAT(check_style(build(65536), {{1}, {1000}, {262144}}), !Catch::Contains("rfactor"));
     CHECK_THAT(check_style(build(256), {{1}, {1000}, {262144}}), Catch::Contains("rfactor of rh"));
 }
+
+// An argmax over the dense dimension of its input with the other dimension in the lanes (red-team
+// round 22, a C++ generator: am(t) = argmax(logits(rv, t))): Halide 14 proves no such Tuple update
+// associative, so no per-lane partial results along rv; each lane gathers from its own row of the
+// input. On AVX-512, 4 vectors of 16 lanes per step kept 64 rows in flight and ran 1.4-3x slower
+// than fewer (apps/results/cpu/gathered_steps_2026-12-07/): at most kGatheredRowsInFlight (32)
+// rows, 2 vectors there; AVX2's 4 vectors of 8 stay. Scheduled for AVX-512 (the source only: the
+// host may lack it) and run on AVX2.
+namespace {
+Built argmax_over_dense_dim() {
+    Param<int> V = shape_var("V", 1, 512, 512), T = shape_var("T", 1, 64, 64);
+    ImageParam logits(Float(32), 2, "am_logits");
+    Var t("t");
+    RDom rv(0, V, "rv");
+    Func am("am"), out("am_out");
+    am(t) = argmax(logits(rv, t));
+    out(t) = cast<float>(am(t)[0]) + am(t)[1];
+    logits.set_estimates({{0, V}, {0, T}});
+    out.set_estimates({{0, T}});
+    return Built{out, {logits}, {V, T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+}
+}  // namespace
+
+TEST_CASE("a gathering arg-reduction keeps at most 32 rows in flight per step", "[styles]") {
+    std::string source_avx2;
+    check_style(argmax_over_dense_dim, {{1, 1}, {7, 3}, {512, 64}, {100, 9}, {33, 17}}, nullptr, &source_avx2,
+                Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(source_avx2);
+    CHECK(source_avx2.find("split(t, t_vo, t_vi, 32, TailStrategy::GuardWithIf)") != std::string::npos);
+    const Built b = argmax_over_dense_dim();
+    diet_test::StderrCapture cap(false);
+    const diet::DietResult r = diet::autoschedule(Pipeline(b.out), Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"),
+                                                  2, 0, diet::Options{});
+    cap.finish();
+    INFO(r.schedule_source);
+    CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 32, TailStrategy::GuardWithIf)") != std::string::npos);
+    CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 64, TailStrategy::GuardWithIf)") == std::string::npos);
+}

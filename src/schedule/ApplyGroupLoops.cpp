@@ -147,6 +147,31 @@ std::optional<SizeExpr> GroupApplier::times(const std::optional<SizeExpr> &a, co
     return *a * *b;
 }
 
+namespace {
+// Rows of the input a gathering arg-reduction's step reads at once, one per lane (heuristic, from
+// 8 red-team arg-reductions x 2 shapes, apps/results/cpu/gathered_steps_2026-12-07/: on AVX-512,
+// 2 vectors of 16 lanes (32 rows) geomean 0.85x the time of 4 (64 rows); on AVX2 4 vectors of 8
+// (32 rows) beat 1 of 8 (1 vector: up to 1.6x slower there)).
+constexpr int kGatheredRowsInFlight = 32;
+
+// Whether some value of the update is one of its reduction variables, bare or cast (the index an
+// argmax or argmin carries along with its best value).
+bool carries_reduction_index(const Halide::Internal::Definition &u) {
+    std::set<std::string> rvars;
+    for (const Halide::Internal::ReductionVariable &rv : u.schedule().rvars()) rvars.insert(rv.var);
+    for (const Halide::Expr &v : u.values()) {
+        Halide::Expr e = v;
+        while (const Halide::Internal::Cast *c = e.as<Halide::Internal::Cast>()) e = c->value;
+        // Halide's argmax stores select(better, r, old): the index is a select's true value.
+        if (const Halide::Internal::Select *sel = e.as<Halide::Internal::Select>()) e = sel->true_value;
+        while (const Halide::Internal::Cast *c = e.as<Halide::Internal::Cast>()) e = c->value;
+        const Halide::Internal::Variable *var = e.as<Halide::Internal::Variable>();
+        if (var && rvars.count(var->name)) return true;
+    }
+    return false;
+}
+}  // namespace
+
 // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
 // `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
 // reduction step only within it (wider, the vectors past the tile run predicated: a 2x2 max
@@ -184,7 +209,15 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // ran 3.78 ms at W = 2048, H = 256 in 4 vectors, 1.51 in 2, 0.43 in 1 (Adams2019 0.54), its
     // state spilled; an argmax's 2 values keep 4 (in 2, 1.9x slower at 512 x 1000; red-team round
     // 7, apps/results/cpu/redteam7_fixes_2026-11-30/).
-    const int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
+    // An arg-reduction (a value of its Tuple is a reduction variable: argmax's index) whose
+    // loads gather along the vectors: Halide 14 proves no such update associative, so it takes no
+    // per-lane partial results along its rows, and each lane streams its own row of the input: at
+    // most kGatheredRowsInFlight rows per step (red-team round 22's argmax over 4096 x 128 logits
+    // on AVX-512: 0.73 ms with 64 rows, 0.30 with 32, 0.10-0.19 with 16; Adams2019 about 0.1 with
+    // one 8-lane vector). One vector per step for every gathering update was mixed (same folder).
+    const bool arg_reduction = s.index > 0 && carries_reduction_index(n.func.updates()[s.index - 1]);
+    int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
+    if (gathered && arg_reduction) vectors = std::max(1, std::min(vectors, kGatheredRowsInFlight / lanes));
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges.
