@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace diet;
@@ -309,6 +310,40 @@ TEST_CASE("every shipped model loads for its own target class and for no other",
         CHECK(BaseModel::load(path, target_class(other), &why) == nullptr);
         CHECK_THAT(why, Catch::Contains("not " + target_class(other)));
     }
+}
+
+// The hidden child of the test below: prints where it looks for the default model.
+TEST_CASE("(child) print the default model path", "[.print-model-path]") {
+    std::printf("MODEL_PATH=%s\n", base_model_path("", Halide::Target("x86-64-linux-avx-avx2-fma-f16c-sse41")).c_str());
+}
+
+TEST_CASE("the default model is found beside the executable whatever its argv[0] and working directory",
+          "[cost][base_model]") {
+    const Halide::Target avx2("x86-64-linux-avx-avx2-fma-f16c-sse41");
+    const std::string own = base_model_path("", avx2);
+    REQUIRE(own.rfind('/', 0) == 0);  // absolute: the executable's directory, not a relative name
+    // The same executable run as a bare name from another directory (glibc reports the main
+    // program's name as argv[0]; a farm test's child ran like this and read another model).
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        if (chdir("/") != 0) _exit(126);
+        execl("/proc/self/exe", "test_cost", "[.print-model-path]", (char *)nullptr);
+        _exit(127);
+    }
+    close(fds[1]);
+    std::string out;
+    char buf[512];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, n);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const size_t at = out.find("MODEL_PATH=");
+    REQUIRE(at != std::string::npos);
+    CHECK(out.substr(at + 11, out.find('\n', at) - at - 11) == own);
 }
 
 TEST_CASE("a plan model and a kernel model are not taken for each other", "[cost][base_model][plans]") {

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,31 +265,52 @@ void check_correct(SmallDense &d, int t) {
 }  // namespace
 
 // The tuning run of the kill test below, in a process of its own (run as this executable with
-// the hidden tag; DIET_FARM_CHILD_DIR says where its log and rounds go).
-Options tuning_options(const std::string &dir) {
+// the hidden tag; DIET_FARM_CHILD_DIR says where its log and rounds go). `runner` replaces the
+// measuring runner of farm_args.
+Options tuning_options(const std::string &dir, const std::string &runner = DIET_RUNNER_PATH) {
+    std::string args = farm_args(2);
+    args = args.substr(0, args.find("runner=")) + "runner=" + runner;
     return Options::from_map({{"trials", "8"}, {"samples", "2"}, {"seed", "5"}, {"log", dir + "/tuning.log"},
-                              {"report", dir + "/report.json"}, {"farm", "slurm"}, {"farm_args", farm_args(2)},
+                              {"report", dir + "/report.json"}, {"farm", "slurm"}, {"farm_args", args},
                               {"farm_dir", dir + "/farm"}});
+}
+
+// The killed tuner's runner: the real one after a pause, so that each array task stays RUNNING for
+// seconds. Without it a whole 8-trial tuning took 8 s on a busy 2-core CI machine and its tasks
+// could start and end between two squeue polls: the test then never saw a running job.
+std::string write_slow_runner(const std::string &dir) {
+    const std::string path = dir + "/slow_runner.sh";
+    std::ofstream out(path);
+    out << "#!/bin/sh\nsleep 4\nexec '" << DIET_RUNNER_PATH << "' \"$@\"\n";
+    out.close();
+    REQUIRE(chmod(path.c_str(), 0755) == 0);
+    return path;
 }
 
 TEST_CASE("(child) a tuning run with farm=slurm, to be killed", "[.farm-tuner-child]") {
     const char *dir = std::getenv("DIET_FARM_CHILD_DIR");
     REQUIRE(dir != nullptr);
     SmallDense d;
-    diet::autoschedule(Pipeline(d.y), runnable_host_target(), 2, 0, tuning_options(dir));
+    diet::autoschedule(Pipeline(d.y), runnable_host_target(), 2, 0, tuning_options(dir, std::string(dir) + "/slow_runner.sh"));
 }
 
 TEST_CASE("a tuner killed while its job runs leaves no job behind, and the rerun resumes from the log", "[slurm]") {
     if (!cluster().up()) return;
     diet_test::TempDir dir("diet-farm-killed");
     setenv("DIET_FARM_CHILD_DIR", dir.path.c_str(), 1);
+    write_slow_runner(dir.path);
     pid_t pid = fork();
     if (pid == 0) {
         execl("/proc/self/exe", "test_farm_slurm", "[.farm-tuner-child]", (char *)nullptr);
         _exit(127);
     }
     REQUIRE(pid > 0);
-    const bool running = eventually(120, [] { return squeue_all().find("RUNNING") != std::string::npos; });
+    // Killed in a later round, once the log holds the first round's records, so the rerun has
+    // something to resume from.
+    const std::string log = dir.path + "/tuning.log";
+    const bool running = eventually(120, [&] {
+        return !read_log(log).records.empty() && squeue_all().find("RUNNING") != std::string::npos;
+    });
     kill(pid, SIGKILL);  // the tuner gets no chance to clean up: its cancel guard must
     int status = 0;
     waitpid(pid, &status, 0);
@@ -296,10 +318,18 @@ TEST_CASE("a tuner killed while its job runs leaves no job behind, and the rerun
     const bool empty = eventually(30, [] { return squeue_all().empty(); });
     INFO(squeue_all());
     CHECK(empty);
+    const size_t records_before_rerun = read_log(log).records.size();
+    CHECK(records_before_rerun > 0);
+    CHECK(records_before_rerun < 8);
     // Like a local run: the rerun with the same log measures what the log lacks and ends normally.
     SmallDense d;
     diet::autoschedule(Pipeline(d.y), runnable_host_target(), 2, 0, tuning_options(dir.path));
-    LogContents contents = read_log(dir.path + "/tuning.log");
+    // Every record the killed run logged is reused, not measured again (the same seed picks the
+    // same first round in both processes).
+    std::ifstream report(dir.path + "/report.json");
+    const nlohmann::json r = nlohmann::json::parse(report);
+    CHECK(r["stages"][0]["log_hits"].get<size_t>() == records_before_rerun);
+    LogContents contents = read_log(log);
     CHECK(contents.records.size() >= 8);
     CHECK(!contents.dispatches.empty());
     for (int t : {3, 16}) check_correct(d, t);

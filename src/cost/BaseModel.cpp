@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace diet {
 
@@ -38,6 +39,16 @@ std::string own_directory() {
     Dl_info info;
     if (dladdr((void *)&own_directory, &info) == 0 || !info.dli_fname) return ".";
     std::string f = info.dli_fname;
+    if (f.empty() || f[0] != '/') {
+        // glibc names the main executable by its argv[0]: a bare name (found on PATH, or an exec
+        // of /proc/self/exe with any argv[0]) or a path relative to the start directory. Such a
+        // name made a child test process read the model beside its working directory, not its
+        // own, and tune differently from its parent. The kernel's link is what was executed.
+        char exe[4096];
+        const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+        const auto base = [](const std::string &p) { return p.substr(p.find_last_of('/') + 1); };
+        if (n > 0 && base(std::string(exe, n)) == base(f)) f = std::string(exe, n);
+    }
     const size_t slash = f.find_last_of('/');
     return slash == std::string::npos ? "." : f.substr(0, slash);
 }
