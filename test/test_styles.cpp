@@ -860,3 +860,38 @@ TEST_CASE("a gathering arg-reduction keeps at most 32 rows in flight per step", 
     CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 32, TailStrategy::GuardWithIf)") != std::string::npos);
     CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 64, TailStrategy::GuardWithIf)") == std::string::npos);
 }
+
+namespace {
+// Red-team round 22's STFT: a 2-value DFT per frame, its bins the output's run-time width.
+Built dft_of_frames() {
+    Param<int> F = shape_var("F", 1, 256, 256), K = shape_var("K", 16, 40, 33);
+    ImageParam sig(Float(32), 1, "stft_sig");
+    Var n("n"), t("t"), k("k");
+    Func frame("stft_frame"), tw("stft_tw"), dft("stft_dft"), mag("stft_mag");
+    frame(n, t) = sig(t * 32 + n) * (0.5f - 0.5f * cos(0.0981747704f * cast<float>(n)));
+    Expr ang = -0.0981747704f * cast<float>((k * n) % 64);
+    tw(k, n) = Tuple(cos(ang), sin(ang));
+    RDom r(0, 64, "r");
+    dft(k, t) = Tuple(0.0f, 0.0f);
+    dft(k, t) = Tuple(dft(k, t)[0] + frame(r, t) * tw(k, r)[0], dft(k, t)[1] + frame(r, t) * tw(k, r)[1]);
+    mag(k, t) = sqrt(dft(k, t)[0] * dft(k, t)[0] + dft(k, t)[1] * dft(k, t)[1]);
+    sig.set_estimates({{0, F * 32 + 32}});
+    mag.set_estimates({{0, K}, {0, F}});
+    return Built{mag, {sig}, {F, K}, [](const std::vector<int> &s) { return Sizes{{s[0] * 32 + 32}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[1], s[0]}; }};
+}
+}  // namespace
+
+// schedule/RowsInsideSteps.cpp rows_inside_round_up: the rows run inside each reduction step, their
+// accumulators in memory; a guarded last step's masked stores do not forward to the next step's loads.
+TEST_CASE("an update whose rows run inside its steps rounds its last vectors up", "[styles]") {
+    std::string source;
+    const std::string log = check_style(dft_of_frames, {{1, 16}, {7, 33}, {256, 33}, {100, 17}, {33, 40}, {5, 32}}, nullptr,
+                                        &source, Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"));
+    INFO(log);
+    INFO(source);
+    CHECK_THAT(log, Catch::Contains("inside each step"));
+    const size_t split = source.find("stft_dft.update(0).split(k, k_vo, k_vi, ");
+    REQUIRE(split != std::string::npos);
+    CHECK(source.substr(split, source.find('\n', split) - split).find("TailStrategy::RoundUp") != std::string::npos);
+}

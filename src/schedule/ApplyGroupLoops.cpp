@@ -313,6 +313,12 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         plane_rows_mode = x_pure && lanes > 1 && y != pure.end() ? decide_plane_rows(st, s, n, *y, lanes, width, parallel, tail)
                                                                  : PlaneRows::outside;
     }
+    // The caller found rounding up safe (rows_inside_round_up); it pays where the rows run inside.
+    if (rows_inside_round_up_ && lanes > 1 && tail != TailStrategy::RoundUp &&
+        (plane_rows_mode == PlaneRows::inside || plane_rows_mode == PlaneRows::shared)) {
+        tail = TailStrategy::RoundUp;
+        note_once("Func " + n.name + ": with its rows inside each step, its update's last vectors rounded up (the rows' accumulators stay in memory).");
+    }
     // Each step of the reduction loops works on several vectors of a row (`width` points): a
     // scan down the columns of a row-major buffer walks one page per row, so a step should use
     // more than one cache line of it (and the vectors are independent accumulators).
@@ -460,7 +466,9 @@ void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &r
         else {
             const TailStrategy tail = update_tail(n, s);
             if (tail == TailStrategy::RoundUp) note_once("Func " + n.name + ": its update's last vectors rounded up (reads inputs clamped).");
+            rows_inside_round_up_ = rows_inside_round_up(g, s, n);
             update_loops(st, s, n, g.vector_lanes, true, 0, tail);
+            rows_inside_round_up_ = false;
         }
     }
 }

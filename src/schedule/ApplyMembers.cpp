@@ -130,7 +130,11 @@ void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &
                 }
                 split_compared_dims(g, m, at, true, natural, l > 1);
             }
-            else update_loops(at, s, m, l, false, width_cap, round_up || clamped_update_rounds_up(s, m) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+            else {
+                rows_inside_round_up_ = rows_inside_round_up(g, s, m);
+                update_loops(at, s, m, l, false, width_cap, round_up || clamped_update_rounds_up(s, m) ? TailStrategy::RoundUp : TailStrategy::GuardWithIf);
+                rows_inside_round_up_ = false;
+            }
         };
         // An update with no pure loop (a fix-up of one point, f(0) = 7) has nothing to narrow:
         // its loops stay serial and unspecialized (Halide 14 refuses unscheduled() on a stage

@@ -65,6 +65,9 @@ public:
 
     int vector_bits_ = 128;
     bool masked_narrow_lanes_ = false;  // CpuLimits::masked_narrow_lanes
+    // Set around one update's update_loops: rounding its last vectors up is safe and pays where
+    // its rows run inside its steps (rows_inside_round_up, RowsInsideSteps.cpp).
+    bool rows_inside_round_up_ = false;
     std::set<std::string> inlined_;     // the plan's inlined Funcs
 
 private:
@@ -179,6 +182,7 @@ private:
     bool rows_share_step_loads_here(const StageNode &s, const FuncNode &n, const std::string &y);
     bool one_point_per_long_step(const StageNode &s, const FuncNode &n, bool scans = false) const;
     bool rows_may_run_inside_steps(const StageNode &s, const FuncNode &n);
+    bool rows_inside_round_up(const GroupPlan &g, const StageNode &s, const FuncNode &n);
     // Whether update_loops_at runs a tile of rows inside each reduction step: decide (and
     // specialize on the rows' run-time extent), or as decided: `inside` where the steps cross
     // planes (steps_across_planes_here), `shared` where the rows share the steps' loads

@@ -2,6 +2,7 @@
 // cross planes, or where the rows share the steps' loads; and the banded tasks over such rows
 // (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
+#include "analysis/ClampedReads.h"
 #include "analysis/StridedReads.h"
 
 #include <algorithm>
@@ -125,6 +126,48 @@ bool GroupApplier::rows_may_run_inside_steps(const StageNode &s, const FuncNode 
     const std::vector<std::string> pure = s.pure_vars();
     const auto y = std::find_if(pure.begin(), pure.end(), [&](const std::string &p) { return p != x; });
     return y != pure.end() && (steps_across_planes_here(s, n, *y) || rows_share_step_loads_here(s, n, *y));
+}
+
+// Whether an update whose rows may run inside its reduction steps computes its last vectors past
+// its rows (RoundUp) rather than guarding them, where they do (update_loops_at; with its rows
+// outside, the accumulators of a step are registers and its masked lanes cheap: round 6's
+// two-value DFT at 5 frames ran 1.11x slower rounded up). With the rows inside each step, the rows'
+// accumulators stay in memory (each step loads and stores every row's vectors), and a guarded
+// last step predicates those loads and stores: a masked store that the next step loads again
+// does not forward to the load, and the step stalls. Red-team round 22's STFT (a 2-value DFT over
+// 33 bins, 8 rows per step) ran 0.294 ms with 32-point steps guarded, 0.146 rounded up to 64
+// points; 16-point steps 0.241 / 0.120; 32 bins took 0.083 (AMD AVX-512 guest,
+// apps/results/cpu/rows_inside_round_up_2026-12-07/). Only where rounding up is safe and cheap:
+// no output, 32-bit values or wider (narrower ones: update_tail), the rounded points read the
+// inputs only clamped (analysis/ClampedReads.h), and no Func of the group (computed per tile) is
+// read at coordinates that move with dimension 0, so only Funcs computed once per call grow.
+bool GroupApplier::rows_inside_round_up(const GroupPlan &g, const StageNode &s, const FuncNode &n) {
+    if (s.index == 0 || n.is_output || n.func.args().empty() || value_bits(n) < 32) return false;
+    const std::string &x = n.func.args()[0];
+    const std::vector<std::string> pure = s.pure_vars();
+    if (std::find(pure.begin(), pure.end(), x) == pure.end() || !writes_at_pure_point(s, n)) return false;
+    if (!rows_may_run_inside_steps(s, n) || !reads_inputs_clamped_along(dag_, n.name, x, true)) return false;
+    std::set<std::string> per_tile(g.members.begin(), g.members.end());
+    per_tile.insert(g.root);
+    struct GrowingCalls : Internal::IRGraphVisitor {
+        std::string self, x;
+        const std::set<std::string> *per_tile = nullptr;
+        const FunctionDAG *dag = nullptr;
+        bool grows_tile_func = false;
+        using IRGraphVisitor::visit;
+        void visit(const Internal::Call *c) override {
+            IRGraphVisitor::visit(c);
+            if (c->call_type != Internal::Call::Halide || c->name == self || !per_tile->count(c->name)) return;
+            if (dag->has(c->name) && dag->node(c->name).is_input_wrapper) return;
+            for (const Expr &a : c->args) grows_tile_func |= Internal::expr_uses_var(a, x);
+        }
+    } calls;
+    calls.self = n.name;
+    calls.x = x;
+    calls.per_tile = &per_tile;
+    calls.dag = &dag_;
+    n.func.updates()[s.index - 1].accept(&calls);
+    return !calls.grows_tile_func;
 }
 
 }  // namespace diet
