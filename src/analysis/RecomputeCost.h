@@ -24,12 +24,15 @@
 namespace diet {
 
 constexpr int kTapsToMaterialize = 3;
-// The largest reduction domain read as a filter's window (11x11: a disk erosion of run-time
-// radius up to 5 ran 3-6x slower with its boundary condition inlined); larger ones are searches
-// (non-local means' 13x13 offsets), whose reads the per-step placement of their intermediates
-// serves better inlined (test_apps_pipelines). A run-time extent counts at its largest over the
-// Params' ranges (apps/results/cpu/window_param_2026-12-01/).
-constexpr int64_t kWindowPoints = 121;
+// The largest reduction domain read as a filter's window (a heuristic: 64 x 64). A Func read
+// through a window is computed (once per tile: the tile plus the window's halo), not inlined into
+// every tap, where its clamps would gather the taps near the edges. A disk erosion of run-time
+// radius up to 5 (11 x 11) ran 3-6x slower inlined (apps/results/cpu/window_param_2026-12-01/);
+// the limit was 121 points until red-team round 22's lens blur (a disc of radius up to 8, 17 x 17)
+// and non-local means' 13 x 13 and 21 x 21 searches, which ran 1.5-3.3x faster computed
+// (apps/results/cpu/wide_windows_2026-12-07/). Larger domains, and unbounded ones, read most of an
+// image per tile. A run-time extent counts at its largest over the Params' ranges.
+constexpr int64_t kWindowPoints = 4096;
 
 bool cheap_to_recompute(const Halide::Internal::Function &f);
 
