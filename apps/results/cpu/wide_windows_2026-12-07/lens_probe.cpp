@@ -28,7 +28,21 @@ int main(int argc, char **argv) {
     R.set_estimate(8); W.set_estimate(512); H.set_estimate(512);
     out.set_estimates({{0, sym ? Expr(W) : Expr(512)}, {0, sym ? Expr(H) : Expr(512)}, {0, 3}});
     Pipeline p(out);
-    if (std::string(plugin) != "none") p.auto_schedule(argc > 5 ? argv[5] : "Diet", tgt, MachineParams(2, 1048576, 40));
+    const char *hand = getenv("HAND");
+    if (hand) {
+        int mode = atoi(hand), VW = getenv("VW") ? atoi(getenv("VW")) : 64;
+        Var x_vi("x_vi"), x_vo("x_vo"), y_i("y_i"), y_o("y_o");
+        out.split(x, x_vo, x_vi, 16, TailStrategy::ShiftInwards).vectorize(x_vi).split(y, y_o, y_i, 16, TailStrategy::GuardWithIf).reorder(x_vi, x_vo, y_i, c, y_o).parallel(y_o);
+        Func re = cl;  // repeat_edge's Func
+        re.compute_at(out, y_o);
+        { Var a = re.args()[0], av("av"), ai("ai"); re.split(a, av, ai, 16, TailStrategy::RoundUp).vectorize(ai); }
+        wgt.compute_at(out, y_o).split(x, x_vo, x_vi, 16, TailStrategy::RoundUp).vectorize(x_vi);
+        acc.compute_at(out, y_o).split(x, x_vo, x_vi, 16, TailStrategy::RoundUp).vectorize(x_vi);
+        acc.update(0).split(x, x_vo, x_vi, VW, TailStrategy::RoundUp).vectorize(x_vi, 16);
+        if (mode == 0) acc.update(0).reorder(x_vi, r.x, r.y, x_vo, y, c);
+        else if (mode == 1) acc.update(0).reorder(x_vi, c, r.x, r.y, x_vo, y);
+        else if (mode == 2) acc.update(0).reorder(x_vi, c, r.x, r.y, x_vo, y).unroll(c, 3, TailStrategy::GuardWithIf);
+    } else if (std::string(plugin) != "none") p.auto_schedule(argc > 5 ? argv[5] : "Diet", tgt, MachineParams(2, 1048576, 40));
     if (getenv("STMT")) p.compile_to_lowered_stmt(getenv("STMT"), p.infer_arguments(), Text, tgt);
     p.compile_jit(tgt);
     Buffer<float> I(Wv, Hv, 3);
