@@ -82,8 +82,8 @@ Cluster &cluster() {
 }
 
 // Task CPUs: one each, so that the node's 2 CPUs run 2 tasks at once (see README: exclusivity).
-std::string farm_args(int tasks) {
-    return "tasks=" + std::to_string(tasks) + ",cpus=1,exclusive=0,poll=1,runner=" + DIET_RUNNER_PATH;
+std::string farm_args(int tasks, const std::string &runner = DIET_RUNNER_PATH) {
+    return "tasks=" + std::to_string(tasks) + ",cpus=1,exclusive=0,poll=1,runner=" + runner;
 }
 
 FarmConfig config(int tasks) {
@@ -268,10 +268,8 @@ void check_correct(SmallDense &d, int t) {
 // the hidden tag; DIET_FARM_CHILD_DIR says where its log and rounds go). `runner` replaces the
 // measuring runner of farm_args.
 Options tuning_options(const std::string &dir, const std::string &runner = DIET_RUNNER_PATH) {
-    std::string args = farm_args(2);
-    args = args.substr(0, args.find("runner=")) + "runner=" + runner;
     return Options::from_map({{"trials", "8"}, {"samples", "2"}, {"seed", "5"}, {"log", dir + "/tuning.log"},
-                              {"report", dir + "/report.json"}, {"farm", "slurm"}, {"farm_args", args},
+                              {"report", dir + "/report.json"}, {"farm", "slurm"}, {"farm_args", farm_args(2, runner)},
                               {"farm_dir", dir + "/farm"}});
 }
 

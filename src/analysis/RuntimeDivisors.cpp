@@ -30,7 +30,6 @@ std::optional<SmallRangeParam> divisor_param(const Expr &b) {
             if (op->call_type != Call::PureIntrinsic) other = true;
             IRVisitor::visit(op);
         }
-        void visit(const Load *) override { other = true; }
     } reads;
     b.accept(&reads);
     if (reads.other || reads.params.size() != 1) return std::nullopt;

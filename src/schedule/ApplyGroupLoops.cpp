@@ -215,9 +215,10 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // most kGatheredRowsInFlight rows per step (red-team round 22's argmax over 4096 x 128 logits
     // on AVX-512: 0.73 ms with 64 rows, 0.30 with 32, 0.10-0.19 with 16; Adams2019 about 0.1 with
     // one 8-lane vector). One vector per step for every gathering update was mixed (same folder).
-    const bool arg_reduction = s.index > 0 && carries_reduction_index(n.func.updates()[s.index - 1]);
     int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
-    if (gathered && arg_reduction) vectors = std::max(1, std::min(vectors, kGatheredRowsInFlight / lanes));
+    if (gathered && s.index > 0 && carries_reduction_index(n.func.updates()[s.index - 1])) {
+        vectors = std::max(1, std::min(vectors, kGatheredRowsInFlight / lanes));
+    }
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges.

@@ -65,9 +65,6 @@ public:
 
     int vector_bits_ = 128;
     bool masked_narrow_lanes_ = false;  // CpuLimits::masked_narrow_lanes
-    // Set around one update's update_loops: rounding its last vectors up is safe and pays where
-    // its rows run inside its steps (rows_inside_round_up, RowsInsideSteps.cpp).
-    bool rows_inside_round_up_ = false;
     std::set<std::string> inlined_;     // the plan's inlined Funcs
 
 private:
@@ -104,6 +101,9 @@ private:
     // Set while member() schedules a member computed per tile of a root tiled tile_y rows high:
     // those rows (what a reduction stepping across planes may run inside each step, update_loops_at).
     std::optional<int64_t> member_tile_rows_;
+    // Set around one update's update_loops: rounding its last vectors up is safe and pays where
+    // its rows run inside its steps (rows_inside_round_up, RowsInsideSteps.cpp).
+    bool rows_inside_round_up_ = false;
 
     // ---- a group's root and members (ApplyGroups.cpp) ----
     std::vector<std::string> vectorize_dim(StageRef &st, const std::string &v, int lanes,
