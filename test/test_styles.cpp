@@ -845,20 +845,54 @@ Built argmax_over_dense_dim() {
 }
 }  // namespace
 
-TEST_CASE("a gathering arg-reduction keeps at most 32 rows in flight per step", "[styles]") {
-    std::string source_avx2;
-    check_style(argmax_over_dense_dim, {{1, 1}, {7, 3}, {512, 64}, {100, 9}, {33, 17}}, nullptr, &source_avx2,
-                Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
-    INFO(source_avx2);
-    CHECK(source_avx2.find("split(t, t_vo, t_vi, 32, TailStrategy::GuardWithIf)") != std::string::npos);
-    const Built b = argmax_over_dense_dim();
-    diet_test::StderrCapture cap(false);
-    const diet::DietResult r = diet::autoschedule(Pipeline(b.out), Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"),
-                                                  2, 0, diet::Options{});
-    cap.finish();
-    INFO(r.schedule_source);
-    CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 32, TailStrategy::GuardWithIf)") != std::string::npos);
-    CHECK(r.schedule_source.find("split(t, t_vo, t_vi, 64, TailStrategy::GuardWithIf)") == std::string::npos);
+// schedule/GatheredSteps.cpp task_accumulators: Halide 14 proves no argmax associative, so its
+// lanes gather a row each; at root its accumulators stay in memory (a chain through memory at
+// every step), per task of a wrapper on the task's stack, one vector of 8 rows per step.
+TEST_CASE("a gathering arg-reduction is computed per task of a wrapper, 8 rows per step", "[styles]") {
+    for (const char *target : {"x86-64-linux-avx-avx2-f16c-fma-sse41",
+                               "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"}) {
+        if (!Target(target).has_feature(Target::AVX512_Skylake) || diet::runnable_host_target().has_feature(Target::AVX512_Skylake)) {
+            std::string source;
+            const std::string log = check_style(argmax_over_dense_dim, {{1, 1}, {7, 3}, {512, 64}, {100, 9}, {33, 17}, {512, 8}, {64, 16}},
+                                                nullptr, &source, Target(target));
+            INFO(target << "\n" << log << "\n" << source);
+            CHECK_THAT(log, Catch::Contains("its accumulators on the task's stack"));
+            CHECK(source.find(".in();") != std::string::npos);
+            CHECK(source.find("split(t, t_group, t_in_group, 8, TailStrategy::ShiftInwards)") != std::string::npos);
+            CHECK(source.find("split(t, t_vo, t_vi, 8, TailStrategy::GuardWithIf)") != std::string::npos);
+            CHECK(source.find(", 16, TailStrategy::GuardWithIf)") == std::string::npos);
+            CHECK(source.find(", 32, TailStrategy::GuardWithIf)") == std::string::npos);
+        }
+    }
+}
+
+namespace {
+// An exponential moving average along each row of d(v, t) (not associative: no per-lane
+// partial results), written on the output: its lanes gather a row each.
+Built row_ema_output() {
+    Param<int> V = shape_var("V", 1, 1024, 1024), T = shape_var("T", 1, 64, 64);
+    ImageParam d(Float(32), 2, "ema_d");
+    Var t("t");
+    RDom rv(0, V, "rv");
+    Func ema("ema");
+    ema(t) = 0.0f;
+    ema(t) = ema(t) * 0.75f + d(rv, t);
+    d.set_estimates({{0, V}, {0, T}});
+    ema.set_estimates({{0, T}});
+    return Built{ema, {d}, {V, T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
+}
+}  // namespace
+
+// schedule/GatheredSteps.cpp aliased_gathered_rows: rows a multiple of 2 KB apart share one or two
+// sets of the L1 cache; there a gathering step reads 8 of them, not 32.
+TEST_CASE("a gathering update steps over 8 rows where its input's rows alias in the L1 cache", "[styles]") {
+    std::string source;
+    const std::string log = check_style(row_ema_output, {{1, 1}, {512, 64}, {1024, 33}, {100, 64}, {7, 9}, {512, 5}}, nullptr, &source,
+                                        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
+    INFO(log << "\n" << source);
+    CHECK_THAT(log, Catch::Contains("a multiple of 2 KB apart, steps of 8 rows"));
+    CHECK(source.find("stride_1) % 512 == 0") != std::string::npos);
 }
 
 namespace {

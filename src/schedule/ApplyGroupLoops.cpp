@@ -75,6 +75,7 @@ const std::vector<Expr> *GroupApplier::cached_extents(const FuncNode &n) {
 
 namespace {
 int64_t ceil_div_int(int64_t a, int64_t b) { return (a + b - 1) / b; }
+constexpr int64_t kCacheLineBytes = 256;  // x86 L1 lines
 }  // namespace
 
 // Dim d's extent at its largest over the Params' declared ranges, where that is a constant.
@@ -147,30 +148,6 @@ std::optional<SizeExpr> GroupApplier::times(const std::optional<SizeExpr> &a, co
     return *a * *b;
 }
 
-namespace {
-// Rows of the input a gathering arg-reduction's step reads at once, one per lane (heuristic, from
-// 8 red-team arg-reductions x 2 shapes, apps/results/cpu/gathered_steps_2026-12-07/: on AVX-512,
-// 2 vectors of 16 lanes (32 rows) geomean 0.85x the time of 4 (64 rows); on AVX2 4 vectors of 8
-// (32 rows) beat 1 of 8 (1 vector: up to 1.6x slower there)).
-constexpr int kGatheredRowsInFlight = 32;
-
-// Whether some value of the update is one of its reduction variables, bare or cast (the index an
-// argmax or argmin carries along with its best value).
-bool carries_reduction_index(const Halide::Internal::Definition &u) {
-    std::set<std::string> rvars;
-    for (const Halide::Internal::ReductionVariable &rv : u.schedule().rvars()) rvars.insert(rv.var);
-    for (const Halide::Expr &v : u.values()) {
-        Halide::Expr e = v;
-        while (const Halide::Internal::Cast *c = e.as<Halide::Internal::Cast>()) e = c->value;
-        // Halide's argmax stores select(better, r, old): the index is a select's true value.
-        if (const Halide::Internal::Select *sel = e.as<Halide::Internal::Select>()) e = sel->true_value;
-        while (const Halide::Internal::Cast *c = e.as<Halide::Internal::Cast>()) e = c->value;
-        const Halide::Internal::Variable *var = e.as<Halide::Internal::Variable>();
-        if (var && rvars.count(var->name)) return true;
-    }
-    return false;
-}
-}  // namespace
 
 // Pure loops outside the reduction loops; dim 0 vectorized innermost when it is pure here.
 // `max_width`: a member's tile width along dim 0 (0: unbounded); several vectors per
@@ -208,17 +185,29 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // heuristic): a 2 x 2 matrix fold, 4 u32 values each computed from all 4 of the step before,
     // ran 3.78 ms at W = 2048, H = 256 in 4 vectors, 1.51 in 2, 0.43 in 1 (Adams2019 0.54), its
     // state spilled; an argmax's 2 values keep 4 (in 2, 1.9x slower at 512 x 1000; red-team round
-    // 7, apps/results/cpu/redteam7_fixes_2026-11-30/).
-    // An arg-reduction (a value of its Tuple is a reduction variable: argmax's index) whose
-    // loads gather along the vectors: Halide 14 proves no such update associative, so it takes no
-    // per-lane partial results along its rows, and each lane streams its own row of the input: at
-    // most kGatheredRowsInFlight rows per step (red-team round 22's argmax over 4096 x 128 logits
-    // on AVX-512: 0.73 ms with 64 rows, 0.30 with 32, 0.10-0.19 with 16; Adams2019 about 0.1 with
-    // one 8-lane vector). One vector per step for every gathering update was mixed (same folder).
+    // 7, apps/results/cpu/redteam7_fixes_2026-11-30/). Gathering steps: GatheredSteps.cpp.
     int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
-    if (gathered && s.index > 0 && carries_reduction_index(n.func.updates()[s.index - 1])) {
-        vectors = std::max(1, std::min(vectors, kGatheredRowsInFlight / lanes));
+    if (gathered) vectors = gathered_step_vectors(s, n, lanes, vectors);
+    // Where the gathered rows alias in the L1 cache (a run-time stride of a multiple of 2 KB),
+    // a step reads as many rows as an L1 set holds.
+    const std::optional<Condition> aliased = gathered ? aliased_gathered_rows(s, n, x, lanes * vectors) : std::nullopt;
+    if (aliased) {
+        StageRef few_rows = w_.specialize(st, *aliased);
+        const int few_lanes = aliased_rows_lanes(lanes);
+        update_steps(few_rows, s, n, few_lanes, 1, parallel, max_width, tail);
+        note_once("Func " + n.name + ": where the rows its update gathers from are a multiple of 2 KB apart, steps of " +
+                  std::to_string(few_lanes) + " rows (rows that far apart fall into one or two sets of the L1 cache).");
     }
+    update_steps(st, s, n, lanes, vectors, parallel, max_width, tail);
+}
+
+// update_loops' steps: `vectors` vectors of `lanes` lanes per reduction step where dim 0 holds
+// them, fewer at shorter rows.
+void GroupApplier::update_steps(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int vectors, bool parallel,
+                                int max_width, TailStrategy tail) {
+    const std::vector<std::string> pure = s.pure_vars();
+    const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
+    const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges.
@@ -360,7 +349,15 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         const int64_t steps = long_steps_                                           ? kLongReductionSteps
                               : known_steps && *known_steps >= kLongReductionSteps ? *known_steps
                                                                                     : 1;
-        const int64_t vectors = std::max<int64_t>(1, kVectorPointsPerTask / ((int64_t)width * steps));
+        // Each task's accumulators fill whole cache lines: an update stores its values to memory
+        // at every step, and two tasks writing one line pass it between cores at every step. An
+        // argmax over 4096 x 128 logits in 8-lane steps, one vector per task, ran 0.20 ms (32-bit
+        // values: two tasks per line), 0.04 ms with its accumulators on the tasks' own stacks
+        // (apps/results/cpu/aliased_rows_2026-12-07/).
+        int narrowest = 8;
+        for (const Type &t : n.func.output_types()) narrowest = std::min(narrowest, t.bytes());
+        const int64_t line_vectors = ceil_div_int(kCacheLineBytes, (int64_t)width * narrowest);
+        const int64_t vectors = std::max<int64_t>(line_vectors, kVectorPointsPerTask / ((int64_t)width * steps));
         if (long_steps_ && steps_expr && vectors > 1) {
             // The steps known at run time only (at least kLongReductionSteps here): fewer vectors
             // per task where the actual steps make them heavy, enough for kMinTaskPointSteps
@@ -378,7 +375,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
                 w_.split(st, outer[0], task, in_task, (int)vectors, TailStrategy::GuardWithIf);
             } else {
                 const SizeExpr q = ceil_div(size_constant(kMinTaskPointSteps), size_constant(width * cost) * *steps_expr);
-                w_.split(st, outer[0], task, in_task, size_min(size_constant(vectors), size_max(q, size_constant(1))),
+                w_.split(st, outer[0], task, in_task, size_min(size_constant(vectors), size_max(q, size_constant(line_vectors))),
                          TailStrategy::GuardWithIf);
             }
         } else {
@@ -457,6 +454,7 @@ void GroupApplier::unroll_short_window(StageRef &st, const StageNode &s, const F
 void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
     // Stored as its vectors run (GroupPlan::dim1_vectors): its readers load dimension 1 densely.
     if (g.short_dim0 && g.dim1_vectors && g.members.empty() && !n.is_output && n.dims() >= 2) store_dim1_innermost(n, root);
+    if (task_accumulators(g, n, root)) return;
     for (const StageNode &s : n.stages) {
         StageRef st = w_.stage(root, s.index, s);
         if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_stage(g, n, st, s);
