@@ -686,6 +686,31 @@ TEST_CASE("a Func from the inputs read by many points of its consumer is compute
     CHECK_THAT(log, !Catch::Contains("Func ch_gray: computed"));
 }
 
+// Red-team round 22's resize: the tap weights kx(x, k), from the tap's first coordinate bx(x)
+// with two divisions, read by the horizontal pass over every row and channel at (x, r): inlined,
+// recomputed per (y, c) (1.8-2.2x Mullapudi2016, which computes them at root); computed now.
+TEST_CASE("a resampler's tap weights read by every row and channel are computed, not inlined", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 1024, 512), H = shape_var("H", 1, 256, 256);
+            ImageParam in(Float(32), 3, "rs_in");
+            Var x("x"), y("y"), c("c"), k("k");
+            Expr support = 2.0f, sx = (x + 0.5f) / 0.5f - 0.5f;
+            Func bx("rs_bx"), kx("rs_kx"), hp("rs_hp");
+            bx(x) = cast<int>(floor(sx - support)) + 1;
+            kx(x, k) = max(0.0f, 1.0f - abs(cast<float>(bx(x) + k) - sx) / support);
+            RDom r(0, 5, "r");
+            Func clamped = BoundaryConditions::repeat_edge(in);
+            hp(x, y, c) = sum(kx(x, r) * clamped(bx(x) + r, y, c));
+            in.set_estimates({{0, 2 * W}, {0, H}, {0, 3}});
+            hp.set_estimates({{0, W}, {0, H}, {0, 3}});
+            return Built{hp, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], s[1], 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
+        },
+        {{1, 1}, {7, 3}, {512, 256}, {100, 9}});
+    CHECK_THAT(log, Catch::Contains("Func rs_kx: computed"));
+}
+
 
 // Red-team round 18's batched 3x3 inverse, inv(b, i, j) = mux(3 * i + j, {adjugate entries}) /
 // det(b), the batch innermost: Halide 14 keeps mux() as an intrinsic, so i and j were not seen
@@ -864,35 +889,6 @@ TEST_CASE("a gathering arg-reduction is computed per task of a wrapper, 8 rows p
             CHECK(source.find(", 32, TailStrategy::GuardWithIf)") == std::string::npos);
         }
     }
-}
-
-namespace {
-// An exponential moving average along each row of d(v, t) (not associative: no per-lane
-// partial results), written on the output: its lanes gather a row each.
-Built row_ema_output() {
-    Param<int> V = shape_var("V", 1, 1024, 1024), T = shape_var("T", 1, 64, 64);
-    ImageParam d(Float(32), 2, "ema_d");
-    Var t("t");
-    RDom rv(0, V, "rv");
-    Func ema("ema");
-    ema(t) = 0.0f;
-    ema(t) = ema(t) * 0.75f + d(rv, t);
-    d.set_estimates({{0, V}, {0, T}});
-    ema.set_estimates({{0, T}});
-    return Built{ema, {d}, {V, T}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
-                 [](const std::vector<int> &s) { return std::vector<int>{s[1]}; }};
-}
-}  // namespace
-
-// schedule/GatheredSteps.cpp aliased_gathered_rows: rows a multiple of 2 KB apart share one or two
-// sets of the L1 cache; there a gathering step reads 8 of them, not 32.
-TEST_CASE("a gathering update steps over 8 rows where its input's rows alias in the L1 cache", "[styles]") {
-    std::string source;
-    const std::string log = check_style(row_ema_output, {{1, 1}, {512, 64}, {1024, 33}, {100, 64}, {7, 9}, {512, 5}}, nullptr, &source,
-                                        Target("x86-64-linux-avx-avx2-f16c-fma-sse41"));
-    INFO(log << "\n" << source);
-    CHECK_THAT(log, Catch::Contains("a multiple of 2 KB apart, steps of 8 rows"));
-    CHECK(source.find("stride_1) % 512 == 0") != std::string::npos);
 }
 
 namespace {

@@ -75,7 +75,6 @@ const std::vector<Expr> *GroupApplier::cached_extents(const FuncNode &n) {
 
 namespace {
 int64_t ceil_div_int(int64_t a, int64_t b) { return (a + b - 1) / b; }
-constexpr int64_t kCacheLineBytes = 256;  // x86 L1 lines
 }  // namespace
 
 // Dim d's extent at its largest over the Params' declared ranges, where that is a constant.
@@ -185,29 +184,9 @@ void GroupApplier::update_loops(StageRef &st, const StageNode &s, const FuncNode
     // heuristic): a 2 x 2 matrix fold, 4 u32 values each computed from all 4 of the step before,
     // ran 3.78 ms at W = 2048, H = 256 in 4 vectors, 1.51 in 2, 0.43 in 1 (Adams2019 0.54), its
     // state spilled; an argmax's 2 values keep 4 (in 2, 1.9x slower at 512 x 1000; red-team round
-    // 7, apps/results/cpu/redteam7_fixes_2026-11-30/). Gathering steps: GatheredSteps.cpp.
+    // 7, apps/results/cpu/redteam7_fixes_2026-11-30/). Gathering arg-reductions: GatheredSteps.cpp.
     int vectors = narrow_gather || n.func.outputs() > kValuesSharingVectors ? 1 : kVectorsPerReductionStep;
     if (gathered) vectors = gathered_step_vectors(s, n, lanes, vectors);
-    // Where the gathered rows alias in the L1 cache (a run-time stride of a multiple of 2 KB),
-    // a step reads as many rows as an L1 set holds.
-    const std::optional<Condition> aliased = gathered ? aliased_gathered_rows(s, n, x, lanes * vectors) : std::nullopt;
-    if (aliased) {
-        StageRef few_rows = w_.specialize(st, *aliased);
-        const int few_lanes = aliased_rows_lanes(lanes);
-        update_steps(few_rows, s, n, few_lanes, 1, parallel, max_width, tail);
-        note_once("Func " + n.name + ": where the rows its update gathers from are a multiple of 2 KB apart, steps of " +
-                  std::to_string(few_lanes) + " rows (rows that far apart fall into one or two sets of the L1 cache).");
-    }
-    update_steps(st, s, n, lanes, vectors, parallel, max_width, tail);
-}
-
-// update_loops' steps: `vectors` vectors of `lanes` lanes per reduction step where dim 0 holds
-// them, fewer at shorter rows.
-void GroupApplier::update_steps(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int vectors, bool parallel,
-                                int max_width, TailStrategy tail) {
-    const std::vector<std::string> pure = s.pure_vars();
-    const std::string x = n.func.args().empty() ? "" : n.func.args()[0];
-    const bool x_pure = std::find(pure.begin(), pure.end(), x) != pure.end();
     int width = s.rvars().empty() ? lanes : lanes * vectors;
     if (max_width > 0 && width > max_width) width = lanes * std::max(1, max_width / lanes);
     // No more vectors per step than dim 0 holds at its longest over the Params' declared ranges.
@@ -349,15 +328,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
         const int64_t steps = long_steps_                                           ? kLongReductionSteps
                               : known_steps && *known_steps >= kLongReductionSteps ? *known_steps
                                                                                     : 1;
-        // Each task's accumulators fill whole cache lines: an update stores its values to memory
-        // at every step, and two tasks writing one line pass it between cores at every step. An
-        // argmax over 4096 x 128 logits in 8-lane steps, one vector per task, ran 0.20 ms (32-bit
-        // values: two tasks per line), 0.04 ms with its accumulators on the tasks' own stacks
-        // (apps/results/cpu/aliased_rows_2026-12-07/).
-        int narrowest = 8;
-        for (const Type &t : n.func.output_types()) narrowest = std::min(narrowest, t.bytes());
-        const int64_t line_vectors = ceil_div_int(kCacheLineBytes, (int64_t)width * narrowest);
-        const int64_t vectors = std::max<int64_t>(line_vectors, kVectorPointsPerTask / ((int64_t)width * steps));
+        const int64_t vectors = std::max<int64_t>(1, kVectorPointsPerTask / ((int64_t)width * steps));
         if (long_steps_ && steps_expr && vectors > 1) {
             // The steps known at run time only (at least kLongReductionSteps here): fewer vectors
             // per task where the actual steps make them heavy, enough for kMinTaskPointSteps
@@ -375,7 +346,7 @@ void GroupApplier::update_loops_at(StageRef &st, const StageNode &s, const FuncN
                 w_.split(st, outer[0], task, in_task, (int)vectors, TailStrategy::GuardWithIf);
             } else {
                 const SizeExpr q = ceil_div(size_constant(kMinTaskPointSteps), size_constant(width * cost) * *steps_expr);
-                w_.split(st, outer[0], task, in_task, size_min(size_constant(vectors), size_max(q, size_constant(line_vectors))),
+                w_.split(st, outer[0], task, in_task, size_min(size_constant(vectors), size_max(q, size_constant(1))),
                          TailStrategy::GuardWithIf);
             }
         } else {

@@ -2,7 +2,6 @@
 // each lane of a vector that gathers along dim 0 streams its own row of the input, one element
 // per step, so a step keeps (lanes x vectors) lines of as many rows in the L1 cache.
 #include "schedule/GroupApplier.h"
-#include "analysis/Loads.h"
 #include "analysis/StridedReads.h"
 
 #include <algorithm>
@@ -21,18 +20,14 @@ namespace {
 // (32 rows) beat 1 of 8 (1 vector: up to 1.6x slower there)).
 constexpr int kGatheredRowsInFlight = 32;
 
-// Rows a gathering step reads at once where the input's rows alias in the L1 cache (below): no
-// more than the ways of an L1 set (8 on the x86 CPUs of this decade; 12 on some).
-constexpr int kAliasedRowsInFlight = 8;
-
-// Rows `stride` bytes apart fall into few sets of the L1 cache where the stride is a multiple
-// of a large power of two: an L1 of 64 sets of 64-byte lines (every x86 L1d of 32 or 48 KB)
-// puts rows 4 KB apart in one set, rows 2 KB apart in two. 32 rows in flight then need 16 or
-// 32 ways; the lines are evicted before the next step reads them. Red-team round 22's argmax
-// over logits of 4096 x 128 floats (rows 16 KB apart) ran 0.17-0.18 ms with 32 rows per step,
-// 0.070 with 16 and 0.038 with 8 (AMD EPYC guest, L1d 48 KB, both targets); over rows of 4000
-// floats 0.047 / 0.036 / 0.036 (apps/results/cpu/aliased_rows_2026-12-07/).
-constexpr int64_t kAliasingStrideBytes = 2048;
+// Rows a gathering arg-reduction's step reads at once with its accumulators on the task's stack
+// (task_accumulators): as many as the ways of an L1 set (8 on the x86 CPUs of this decade), since
+// rows a multiple of 4 KB apart fall into one set (an L1 of 64 sets of 64-byte lines: every x86
+// L1d of 32 or 48 KB). Red-team round 22's argmax over logits of 4096 x 128 floats (rows 16 KB
+// apart), accumulators per task, ran 0.038 ms with 8 rows per step, 0.070 with 16, 0.18 with 32
+// (AMD EPYC guest, L1d 48 KB, both targets); over rows of 4000 floats 0.036 / 0.036 / 0.047
+// (apps/results/cpu/aliased_rows_2026-12-07/).
+constexpr int kTaskRowsPerStep = 8;
 
 // Whether some value of the update is one of its reduction variables, bare or cast (the index an
 // argmax or argmin carries along with its best value).
@@ -51,23 +46,6 @@ bool carries_reduction_index(const Definition &u) {
     return false;
 }
 
-// The input buffer a load reads in place: an Image call, or a call of the Func an ImageParam
-// wraps (f(x, y) = q(x, y), the same arguments in the same order).
-Parameter input_buffer_read_by(const Call *c) {
-    if (c->call_type == Call::Image && c->param.defined() && c->param.is_buffer()) return c->param;
-    if (c->call_type != Call::Halide || !c->func.defined()) return Parameter();
-    const Function f(c->func);
-    if (!f.has_pure_definition() || f.has_update_definition() || f.values().size() != 1) return Parameter();
-    const Call *image = f.values()[0].as<Call>();
-    if (!image || image->call_type != Call::Image || !image->param.defined() || !image->param.is_buffer()) return Parameter();
-    if (image->args.size() != f.args().size()) return Parameter();
-    for (size_t i = 0; i < f.args().size(); i++) {
-        const Variable *v = image->args[i].as<Variable>();
-        if (!v || v->name != f.args()[i]) return Parameter();
-    }
-    return image->param;
-}
-
 }  // namespace
 
 int GroupApplier::gathered_step_vectors(const StageNode &s, const FuncNode &n, int lanes, int vectors) const {
@@ -79,44 +57,10 @@ int GroupApplier::gathered_step_vectors(const StageNode &s, const FuncNode &n, i
     return std::max(1, std::min(vectors, kGatheredRowsInFlight / lanes));
 }
 
-std::optional<Condition> GroupApplier::aliased_gathered_rows(const StageNode &s, const FuncNode &n, const std::string &x,
-                                                             int rows_in_flight) {
-    if (s.index == 0 || s.rvars().empty() || rows_in_flight <= kAliasedRowsInFlight) return std::nullopt;
-    const Definition &def = n.func.updates()[s.index - 1];
-    std::set<std::string> rvars;
-    for (const ReductionVariable &rv : def.schedule().rvars()) rvars.insert(rv.var);
-    std::vector<Condition> aliased;
-    std::set<std::string> seen;
-    for (const Expr &v : def.values()) {
-        const Expr expanded = substitute_in_all_lets(v);  // kept alive: the loads point into it
-        for (const Call *c : loads_in(expanded)) {
-            // Rows the lanes stream through: the vector moves along an outer argument, the
-            // reduction along the row.
-            bool moves_with_x = false, streams = false;
-            for (size_t i = 1; i < c->args.size(); i++) moves_with_x |= expr_uses_var(c->args[i], x);
-            for (const std::string &r : rvars) streams |= !c->args.empty() && expr_uses_var(c->args[0], r);
-            if (!moves_with_x || !streams) continue;
-            const Parameter buffer = input_buffer_read_by(c);
-            if (!buffer.defined()) continue;  // a computed Func's stride is not named before the run
-            for (size_t i = 1; i < c->args.size(); i++) {
-                if (!expr_uses_var(c->args[i], x)) continue;
-                const std::string stride = buffer.name() + ".stride." + std::to_string(i);
-                if (!seen.insert(stride).second) continue;
-                const int64_t elements = std::max<int64_t>(1, kAliasingStrideBytes / std::max(1, buffer.type().bytes()));
-                aliased.push_back(w_.multiple_of(run_time(Variable::make(Int(32), stride, buffer)), elements));
-            }
-        }
-    }
-    if (aliased.empty()) return std::nullopt;
-    return aliased.size() == 1 ? aliased[0] : w_.any_of(aliased);
-}
-
-int GroupApplier::aliased_rows_lanes(int lanes) { return std::min(lanes, kAliasedRowsInFlight); }
-
 // A gathering arg-reduction computed at root keeps its running best values in its buffer: each
 // step loads them and stores them again, a chain through memory at every step, so a step needs
 // several vectors of rows to hide it, which the L1 cache cannot hold where the rows alias
-// (above). Computed per parallel task of a wrapper instead (`f.in()`, read by every consumer),
+// (kTaskRowsPerStep). Computed per parallel task of a wrapper instead (`f.in()`, read by every consumer),
 // `f` is a small buffer on the task's stack, which LLVM keeps in registers over the steps: one
 // vector of at most 8 rows per step. Red-team round 22's argmax over 4096 x 128 logits: 0.038
 // ms so (2 threads, AVX-512 or AVX2), against 0.10 for 8-row steps in the root buffer and 0.18 for
@@ -137,7 +81,7 @@ bool GroupApplier::task_accumulators(const GroupPlan &g, const FuncNode &n, Func
     }
     const std::optional<SizeExpr> row = extent_of(n, 0);
     if (!row) return false;
-    const int lanes = std::min(g.vector_lanes, kAliasedRowsInFlight);
+    const int lanes = std::min(g.vector_lanes, kTaskRowsPerStep);
     FuncRef wrap = w_.wrapper(root);
     w_.compute_root(wrap);
     const std::vector<StageNode> ws = stages_of(wrap.func.function());

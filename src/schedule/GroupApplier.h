@@ -160,12 +160,8 @@ private:
     static std::optional<SizeExpr> times(const std::optional<SizeExpr> &a, const std::optional<SizeExpr> &b);
     void update_loops(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, bool parallel, int max_width = 0,
                       TailStrategy tail = TailStrategy::GuardWithIf);
-    void update_steps(StageRef &st, const StageNode &s, const FuncNode &n, int lanes, int vectors, bool parallel, int max_width,
-                      TailStrategy tail);
     // ---- how many rows a gathering update's step reads (GatheredSteps.cpp) ----
     int gathered_step_vectors(const StageNode &s, const FuncNode &n, int lanes, int vectors) const;
-    std::optional<Condition> aliased_gathered_rows(const StageNode &s, const FuncNode &n, const std::string &x, int rows_in_flight);
-    static int aliased_rows_lanes(int lanes);
     bool task_accumulators(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);

@@ -34,7 +34,9 @@ const std::vector<RuleInfo> &rule_table() {
          "tiled group's root, members computed per tile or per step of its reduction loops; an "
          "associative reduction along its operands' rows (dim 0 strided there): the innermost "
          "reduction variable split into vectors, rfactored into per-lane partial results computed "
-         "per row (the tail predicated), the row reduced from them",
+         "per row (the tail predicated), the row reduced from them; an arg-reduction gathering along "
+         "dim 0 (no associativity proof): computed per group of 8 rows of a wrapper at root, its "
+         "accumulators on the task's stack",
          "vector lanes from the target's vector width and the Func's type; members, tile and placement "
          "(per tile or per reduction step) by the tiled group's cost estimate"},
         {RuleKind::RFactor, "rfactor",

@@ -263,14 +263,18 @@ bool read_broadcast_per_channel(const RuleContext &cx, const FuncNode &n) {
 constexpr double kBroadcastComputeOps = 4;
 
 
-// Whether some consumer reads `n`, an input wrapper that computes kBroadcastComputeOps or more
-// (not a relay), at its own pure variables only, dropping dimensions whose extents at the family's largest shape
-// multiply to more than kMostBroadcastRecomputes: inlined, `n` would be recomputed that many times
-// per point of its own. A batched Cholesky's factor entries l_ij(b), computed from the inputs only,
-// each read by all 16 points (i, j) of L(i, j, b) through a select chain, ran 1.7x the serial
-// reference inlined (red-team round 18).
+// Whether some consumer reads `n`, which computes kBroadcastComputeOps or more per point (not a
+// relay), at its own loop variables only (pure variables, or reduction variables of the update
+// reading it), dropping pure dimensions whose extents at the family's largest shape multiply to
+// more than kMostBroadcastRecomputes: inlined, `n` would be recomputed that many times per point
+// of its own. A batched Cholesky's factor entries l_ij(b), computed from the inputs only, each
+// read by all 16 points (i, j) of L(i, j, b) through a select chain, ran 1.7x the serial
+// reference inlined (red-team round 18). A resampler's tap weights kx(x, k) (two divisions, an
+// abs and a clamp, from the tap's coordinate bx(x)) read by its pass over every row and channel,
+// sum(kx(x, r) * in(bx(x) + r, y, c)), were recomputed per (y, c): 1.8-2.2x Mullapudi2016,
+// which computes them at root (red-team round 22, apps/results/cpu/tap_weights_2026-12-07/).
 bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
-    if (!n.is_input_wrapper || is_relay(n.func) || recompute_ops(n.func) < kBroadcastComputeOps) return false;
+    if (is_relay(n.func) || recompute_ops(n.func) < kBroadcastComputeOps) return false;
     for (const std::string &c : n.consumers) {
         if (!cx.dag.has(c)) continue;
         const FuncNode &cn = cx.dag.node(c);
@@ -282,14 +286,23 @@ bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
         for (const std::vector<Halide::Expr> &args : found) {
             for (const Halide::Expr &a : args) {
                 const Variable *v = a.as<Variable>();
+                if (is_const(a) || (v && v->reduction_domain.defined())) continue;
                 const auto at = v ? std::find(pure.begin(), pure.end(), v->name) : pure.end();
-                if (is_const(a)) continue;
-                if (at == pure.end() || v->reduction_domain.defined()) at_pure_vars = false;
+                if (at == pure.end()) at_pure_vars = false;
                 else used[at - pure.begin()] = true;
             }
         }
+        // A table read at reduction variables alone (a binomial window's weights w(r)) is left to
+        // the rules for tables: unrolled, its reads fold into constants.
+        const bool reads_rvar_only = std::none_of(used.begin(), used.end(), [](bool u) { return u; }) &&
+                                     std::any_of(found.begin(), found.end(), [](const std::vector<Halide::Expr> &args) {
+                                         return std::any_of(args.begin(), args.end(), [](const Halide::Expr &a) {
+                                             const Variable *v = a.as<Variable>();
+                                             return v && v->reduction_domain.defined();
+                                         });
+                                     });
         auto region = cx.whole_largest.find(c);
-        if (!at_pure_vars || region == cx.whole_largest.end() || !region->second.bounded ||
+        if (!at_pure_vars || reads_rvar_only || region == cx.whole_largest.end() || !region->second.bounded ||
             region->second.extent.size() != pure.size()) {
             continue;
         }
