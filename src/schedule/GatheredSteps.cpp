@@ -60,12 +60,13 @@ int GroupApplier::gathered_step_vectors(const StageNode &s, const FuncNode &n, i
 // A gathering arg-reduction computed at root keeps its running best values in its buffer: each
 // step loads them and stores them again, a chain through memory at every step, so a step needs
 // several vectors of rows to hide it, which the L1 cache cannot hold where the rows alias
-// (kTaskRowsPerStep). Computed per parallel task of a wrapper instead (`f.in()`, read by every consumer),
-// `f` is a small buffer on the task's stack, which LLVM keeps in registers over the steps: one
-// vector of at most 8 rows per step. Red-team round 22's argmax over 4096 x 128 logits: 0.038
-// ms so (2 threads, AVX-512 or AVX2), against 0.10 for 8-row steps in the root buffer and 0.18 for
-// 32-row ones; over rows of 4000 floats 0.036 against 0.046 (apps/results/cpu/aliased_rows_2026-12-07/).
-// Not for an output (it has no wrapper to compute it in) nor a root hosting members.
+// (kTaskRowsPerStep). Computed per group of rows of a wrapper instead (`f.in()`, read by every
+// consumer), `f` is a small buffer on the task's stack, which LLVM keeps in registers over the
+// steps: one vector of at most 8 rows per step. Red-team round 22's argmax over 4096 x 128
+// logits: 0.038 ms so (2 threads, AVX-512 or AVX2), against 0.10 for 8-row steps in the root
+// buffer and 0.18 for 32-row ones; over rows of 4000 floats 0.036 against 0.046
+// (apps/results/cpu/aliased_rows_2026-12-07/). Not for an output (it has no wrapper to compute
+// it in) nor a root hosting members.
 bool GroupApplier::task_accumulators(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
     if (n.is_output || n.stages.size() != 2 || !g.members.empty() || g.short_dim0 || g.row_lanes() || n.func.args().empty() ||
         n.consumers.empty()) {
