@@ -101,8 +101,9 @@ bool GroupApplier::task_accumulators(const GroupPlan &g, const FuncNode &n, Func
     if (const std::optional<SizeExpr> steps = reduction_steps(n, 1)) {
         const SizeExpr by_work = ceil_div(size_constant(kMinTaskPointSteps), size_constant((int64_t)lanes * lanes) * *steps);
         // (Outer dimensions fused with the tasks feed the cores by themselves.)
-        groups_per_task = wargs.size() > 1 ? size_max(size_constant(1), by_work)
-                                           : size_max(size_constant(1), size_min(by_work, ceil_div(*row, size_constant((int64_t)lanes * kBandsEnough))));
+        SizeExpr per_task = by_work;
+        if (wargs.size() == 1) per_task = size_min(per_task, ceil_div(*row, size_constant((int64_t)lanes * kBandsEnough)));
+        groups_per_task = size_max(size_constant(1), per_task);
     }
     StageRef w0 = w_.stage(wrap, 0, ws[0]);
     const auto wrapper_tasks = [&](StageRef &st, int rows) {

@@ -282,10 +282,11 @@ bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
         const std::vector<std::vector<Halide::Expr>> found = call_args(cn, n.name);
         const std::vector<std::string> pure = cn.func.args();
         std::vector<bool> used(pure.size(), false);
-        bool at_pure_vars = !found.empty();
+        bool at_pure_vars = !found.empty(), reads_rvar = false;
         for (const std::vector<Halide::Expr> &args : found) {
             for (const Halide::Expr &a : args) {
                 const Variable *v = a.as<Variable>();
+                if (v && v->reduction_domain.defined()) reads_rvar = true;
                 if (is_const(a) || (v && v->reduction_domain.defined())) continue;
                 const auto at = v ? std::find(pure.begin(), pure.end(), v->name) : pure.end();
                 if (at == pure.end()) at_pure_vars = false;
@@ -294,13 +295,7 @@ bool recomputed_per_broadcast(const RuleContext &cx, const FuncNode &n) {
         }
         // A table read at reduction variables alone (a binomial window's weights w(r)) is left to
         // the rules for tables: unrolled, its reads fold into constants.
-        const bool reads_rvar_only = std::none_of(used.begin(), used.end(), [](bool u) { return u; }) &&
-                                     std::any_of(found.begin(), found.end(), [](const std::vector<Halide::Expr> &args) {
-                                         return std::any_of(args.begin(), args.end(), [](const Halide::Expr &a) {
-                                             const Variable *v = a.as<Variable>();
-                                             return v && v->reduction_domain.defined();
-                                         });
-                                     });
+        const bool reads_rvar_only = reads_rvar && std::none_of(used.begin(), used.end(), [](bool u) { return u; });
         auto region = cx.whole_largest.find(c);
         if (!at_pure_vars || reads_rvar_only || region == cx.whole_largest.end() || !region->second.bounded ||
             region->second.extent.size() != pure.size()) {
