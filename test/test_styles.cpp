@@ -4,6 +4,7 @@
 // algorithm allows it, past the range. Found by a probe of other styles
 // (apps/results/cpu/forms_batch_innermost_try/probe_styles2.cpp), kept so they stay correct.
 #include "style_check.h"
+#include <regex>
 
 using namespace Halide;
 using namespace diet_test;
@@ -924,4 +925,57 @@ TEST_CASE("an update whose rows run inside its steps rounds its last vectors up"
     const size_t split = source.find("stft_dft.update(0).split(k, k_vo, k_vi, ");
     REQUIRE(split != std::string::npos);
     CHECK(source.substr(split, source.find('\n', split) - split).find("TailStrategy::RoundUp") != std::string::npos);
+}
+
+namespace {
+// Red-team round 22's lens blur: a Tuple of two sums over a disc of run-time radius
+// (`RDom::where`), the boundary condition and the weights computed per tile.
+Built lens_blur_disc() {
+    Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 512, 512), R = shape_var("R", 1, 8, 8);
+    ImageParam in(Float(32), 3, "lb_in");
+    Var x("x"), y("y"), c("c");
+    Func cl = BoundaryConditions::repeat_edge(in);
+    Func lum("lb_lum"), wgt("lb_wgt"), acc("lb_acc"), out("lb_out");
+    lum(x, y) = 0.25f * cl(x, y, 0) + 0.5f * cl(x, y, 1) + 0.25f * cl(x, y, 2);
+    wgt(x, y) = 1.0f + 8.0f * lum(x, y) * lum(x, y);
+    RDom r(-R, 2 * R + 1, -R, 2 * R + 1, "disc");
+    r.where(r.x * r.x + r.y * r.y <= R * R);
+    acc(x, y, c) = Tuple(0.0f, 0.0f);
+    Expr w = wgt(x + r.x, y + r.y);
+    acc(x, y, c) = Tuple(acc(x, y, c)[0] + w * cl(x + r.x, y + r.y, c), acc(x, y, c)[1] + w);
+    out(x, y, c) = acc(x, y, c)[0] / acc(x, y, c)[1];
+    in.set_estimates({{0, W}, {0, H}, {0, 3}});
+    out.set_estimates({{0, W}, {0, H}, {0, 3}});
+    return Built{out, {in}, {W, H, R}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1], 3}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
+}
+}  // namespace
+
+// schedule/PredicatedAccumulators.cpp: a member's update under an RDom predicate stores its
+// accumulators under an `if` at every step, which LLVM does not move out of the loop over a heap
+// buffer (2.3x slower in the lens blur's probes); per group of 4 vectors of a wrapper the member
+// is a stack buffer of constant size, kept in registers. Correct at rows narrower than a group,
+// than a vector, and of one point.
+TEST_CASE("a member reduced over a predicated domain keeps its accumulators in a constant stack buffer", "[styles]") {
+    for (const char *target : {"x86-64-linux-avx-avx2-f16c-fma-sse41",
+                               "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"}) {
+        if (Target(target).has_feature(Target::AVX512_Skylake) && !diet::runnable_host_target().has_feature(Target::AVX512_Skylake)) continue;
+        const int group = Target(target).has_feature(Target::AVX512_Skylake) ? 64 : 32;
+        std::string source, lowered;
+        const std::string log = check_style(lens_blur_disc, {{1, 1, 1}, {7, 3, 8}, {64, 5, 3}, {100, 17, 8}, {17, 9, 2}, {40, 2, 5}},
+                                            &lowered, &source, Target(target));
+        INFO(target << "\n" << log << "\n" << source);
+        CHECK(std::regex_search(log, std::regex(R"(Func lb_acc[$0-9]*: its predicated reduction computed per group of 4 vectors of a wrapper)")));
+        CHECK(source.find(".in();") != std::string::npos);
+        CHECK(source.find(", " + std::to_string(group) + ", TailStrategy::ShiftInwards)") != std::string::npos);
+        // Every allocation of the accumulators has a constant size (a stack buffer, registers).
+        const std::regex allocation(R"(allocate lb_acc[$0-9]*\.[01]\[[^\n]*)");
+        size_t allocations = 0;
+        for (auto it = std::sregex_iterator(lowered.begin(), lowered.end(), allocation); it != std::sregex_iterator(); ++it) {
+            INFO(it->str());
+            CHECK(std::regex_search(it->str(), std::regex(R"(\[float32( \* \d+)+\])")));
+            allocations++;
+        }
+        CHECK(allocations >= 2);
+    }
 }
