@@ -893,8 +893,10 @@ TEST_CASE("a gathering arg-reduction is computed per task of a wrapper, 8 rows p
 }
 
 namespace {
-// Red-team round 22's STFT: a 2-value DFT per frame, its bins the output's run-time width.
-Built dft_of_frames() {
+// Red-team round 22's STFT: a 2-value DFT per frame, its bins the output's run-time width. With
+// `clamped`, the output reads it at bins clamped to 63 (none are past 40): not at the output's own
+// coordinates.
+Built dft_of_frames_as(bool clamped) {
     Param<int> F = shape_var("F", 1, 256, 256), K = shape_var("K", 16, 40, 33);
     ImageParam sig(Float(32), 1, "stft_sig");
     Var n("n"), t("t"), k("k");
@@ -905,19 +907,24 @@ Built dft_of_frames() {
     RDom r(0, 64, "r");
     dft(k, t) = Tuple(0.0f, 0.0f);
     dft(k, t) = Tuple(dft(k, t)[0] + frame(r, t) * tw(k, r)[0], dft(k, t)[1] + frame(r, t) * tw(k, r)[1]);
-    mag(k, t) = sqrt(dft(k, t)[0] * dft(k, t)[0] + dft(k, t)[1] * dft(k, t)[1]);
+    const Expr kk = clamped ? min(k, 63) : Expr(k);
+    mag(k, t) = sqrt(dft(kk, t)[0] * dft(kk, t)[0] + dft(kk, t)[1] * dft(kk, t)[1]);
     sig.set_estimates({{0, F * 32 + 32}});
     mag.set_estimates({{0, K}, {0, F}});
     return Built{mag, {sig}, {F, K}, [](const std::vector<int> &s) { return Sizes{{s[0] * 32 + 32}}; },
                  [](const std::vector<int> &s) { return std::vector<int>{s[1], s[0]}; }};
 }
+Built dft_of_frames() { return dft_of_frames_as(false); }
+Built dft_of_frames_clamped() { return dft_of_frames_as(true); }
 }  // namespace
 
 // schedule/RowsInsideSteps.cpp rows_inside_round_up: the rows run inside each reduction step, their
-// accumulators in memory; a guarded last step's masked stores do not forward to the next step's loads.
+// accumulators in memory; a guarded last step's masked stores do not forward to the next step's loads. (The
+// DFT read at clamped bins: read at its own coordinates it keeps its accumulators in registers,
+// schedule/RegisterAccumulators.cpp.)
 TEST_CASE("an update whose rows run inside its steps rounds its last vectors up", "[styles]") {
     std::string source;
-    const std::string log = check_style(dft_of_frames, {{1, 16}, {7, 33}, {256, 33}, {100, 17}, {33, 40}, {5, 32}}, nullptr,
+    const std::string log = check_style(dft_of_frames_clamped, {{1, 16}, {7, 33}, {256, 33}, {100, 17}, {33, 40}, {5, 32}}, nullptr,
                                         &source, Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"));
     INFO(log);
     INFO(source);
@@ -970,6 +977,32 @@ TEST_CASE("a member reduced over a predicated domain keeps its accumulators in a
         CHECK(source.find(", " + std::to_string(group) + ", TailStrategy::ShiftInwards)") != std::string::npos);
         // Every allocation of the accumulators has a constant size (a stack buffer, registers).
         const std::regex allocation(R"(allocate lb_acc[$0-9]*\.[01]\[[^\n]*)");
+        size_t allocations = 0;
+        for (auto it = std::sregex_iterator(lowered.begin(), lowered.end(), allocation); it != std::sregex_iterator(); ++it) {
+            INFO(it->str());
+            CHECK(std::regex_search(it->str(), std::regex(R"(\[float32( \* \d+)+\])")));
+            allocations++;
+        }
+        CHECK(allocations >= 2);
+    }
+}
+
+// The same kind (schedule/RegisterAccumulators.cpp) where the rows share the steps' loads: round
+// 22's STFT ran 8 frames inside each 64-point step, 64 accumulator vectors in memory; per group of
+// one vector by 8 frames (4 on AVX2: half the registers for 2 values) of a wrapper, in registers.
+TEST_CASE("a DFT's frames sharing the twiddles' loads are computed per group of one vector by several frames", "[styles]") {
+    for (const char *target : {"x86-64-linux-avx-avx2-f16c-fma-sse41",
+                               "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"}) {
+        if (Target(target).has_feature(Target::AVX512_Skylake) && !diet::runnable_host_target().has_feature(Target::AVX512_Skylake)) continue;
+        const int rows = Target(target).has_feature(Target::AVX512_Skylake) ? 8 : 4;
+        std::string source, lowered;
+        const std::string log = check_style(dft_of_frames, {{1, 16}, {7, 33}, {256, 33}, {100, 17}, {33, 40}, {5, 32}, {8, 16}, {9, 17}},
+                                            &lowered, &source, Target(target));
+        INFO(target << "\n" << log << "\n" << source);
+        CHECK(std::regex_search(log, std::regex("Func stft_dft[$0-9]*: its rows sharing its steps' loads computed per group of 1 vector x " +
+                                                std::to_string(rows) + " rows of a wrapper")));
+        CHECK(source.find("split(t, t_group, t_in_group, " + std::to_string(rows) + ", TailStrategy::ShiftInwards)") != std::string::npos);
+        const std::regex allocation(R"(allocate stft_dft[$0-9]*\.[01]\[[^\n]*)");
         size_t allocations = 0;
         for (auto it = std::sregex_iterator(lowered.begin(), lowered.end(), allocation); it != std::sregex_iterator(); ++it) {
             INFO(it->str());

@@ -558,9 +558,10 @@ std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref
 
 std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
                                      const FuncRefLookup &ref, int vector_bits, bool masked_narrow_lanes,
-                                     const std::set<std::string> &inlined) {
+                                     const std::set<std::string> &inlined, int vector_registers) {
     GroupApplier a(dag, w, ref);
     a.vector_bits_ = vector_bits;
+    a.vector_registers_ = vector_registers;
     a.masked_narrow_lanes_ = masked_narrow_lanes;
     a.inlined_ = inlined;
     return a.apply(g);

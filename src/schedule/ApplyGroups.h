@@ -72,6 +72,6 @@ std::string output_buffer_ident(const FunctionDAG &dag, const FuncRefLookup &ref
 // Applies one group; returns the notes ("Func f: ...") of the root and every member.
 std::vector<std::string> apply_group(const GroupPlan &g, const FunctionDAG &dag, ScheduleWriter &w,
                                      const FuncRefLookup &ref, int vector_bits, bool masked_narrow_lanes = false,
-                                     const std::set<std::string> &inlined = {});
+                                     const std::set<std::string> &inlined = {}, int vector_registers = 16);
 
 }  // namespace diet

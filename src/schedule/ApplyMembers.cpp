@@ -83,7 +83,7 @@ bool GroupApplier::clamped_update_rounds_up(const StageNode &s, const FuncNode &
 
 void GroupApplier::member(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                           const std::string &root_name, TailStrategy tail, bool per_point) {
-    if (!per_point && predicated_accumulators(g, name, root, tile_var, root_name)) return;
+    if (!per_point && register_accumulators(g, name, root, tile_var, root_name)) return;
     const FuncNode &m = dag_.node(name);
     FuncRef &mf = ref_(name);
     // Per point, a member read on a diagonal by another member (sums nested three deep) is

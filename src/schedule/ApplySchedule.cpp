@@ -31,7 +31,7 @@ std::vector<std::string> ScheduleApplier::run(const std::vector<KernelChoice> &k
         const std::set<std::string> inlined(plan->inlined.begin(), plan->inlined.end());
         for (const GroupPlan &g : plan->groups) {
             if (handled.count(g.root)) continue;
-            for (const std::string &n : apply_group(g, dag_, w_, lookup, cpu_.vector_bits, cpu_.masked_narrow_lanes, inlined)) {
+            for (const std::string &n : apply_group(g, dag_, w_, lookup, cpu_.vector_bits, cpu_.masked_narrow_lanes, inlined, cpu_.vector_registers)) {
                 notes_.push_back(n);
             }
         }

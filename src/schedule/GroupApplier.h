@@ -64,6 +64,7 @@ public:
     std::vector<std::string> apply(const GroupPlan &g);
 
     int vector_bits_ = 128;
+    int vector_registers_ = 16;  // CpuLimits::vector_registers
     bool masked_narrow_lanes_ = false;  // CpuLimits::masked_narrow_lanes
     std::set<std::string> inlined_;     // the plan's inlined Funcs
 
@@ -163,9 +164,9 @@ private:
     // ---- how many rows a gathering update's step reads (GatheredSteps.cpp) ----
     int gathered_step_vectors(const StageNode &s, const FuncNode &n, int lanes, int vectors) const;
     bool task_accumulators(const GroupPlan &g, const FuncNode &n, FuncRef &root);
-    // ---- a member's predicated reduction per group of a wrapper (PredicatedAccumulators.cpp) ----
-    bool predicated_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
-                                 const std::string &root_name);
+    // ---- a member's accumulators in registers, per group of a wrapper (RegisterAccumulators.cpp) ----
+    bool register_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                               const std::string &root_name);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // Whether an update's window loops may run unrolled: every step updates the same point.
