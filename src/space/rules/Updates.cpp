@@ -216,8 +216,11 @@ std::string row_reduction_rvar(const RuleContext &cx, const FuncNode &n) {
 
 // Whether an intermediate's updates load densely along its dimension 1 and not along its
 // dimension 0: every load that moves with dimension 1's variable reads it only in the callee's
-// innermost argument, densely (or is the Func itself), at least one does, and none moves densely
-// with dimension 0 (each gathers along it, or is a broadcast). An inline `sum()` takes its dimensions in
+// innermost argument, densely (or is the Func itself), at least one does, and either none moves
+// densely with dimension 0 (each gathers along it, or is a broadcast) or some load gathers along
+// dimension 0 (one gather costs a vector's lanes; a broadcast along dimension 1 costs nothing: a
+// resampler's vertical pass `sum(ky(y, r) * hp(x, by(y) + r, c))`, free variables (y, x, c), gathered
+// hp's rows lane by lane along y, 2x Mullapudi2016's time in red-team round 22). An inline `sum()` takes its dimensions in
 // the order its free variables appear, `sum(o, x, y)` for a filter bank's
 // `sum(k(r.x, r.y, o) * im(x + r.x, y + r.y))` read as `resp(x, y, o)`: dim 0 o strides through
 // the kernel, x runs along the image. Its vectors then run along dimension 1, stored innermost
@@ -226,7 +229,7 @@ bool dense_along_dim1_only(const RuleContext &cx, const FuncNode &n) {
     if (n.is_output || n.dims() < 2 || n.stages.size() < 2) return false;
     const std::vector<std::string> args = n.func.args();
     const std::string x0 = args[0], x1 = args[1];
-    bool dense1 = false, dense0 = false;
+    bool dense1 = false, dense0 = false, gathers0 = false;
     for (const Definition &def : n.func.updates()) {
         std::vector<Expr> values;  // kept alive: the loads point into them
         for (const Call *c : loads_through_inlined(cx, n, def, values)) {
@@ -235,11 +238,13 @@ bool dense_along_dim1_only(const RuleContext &cx, const FuncNode &n) {
                     if (i > 0 || !dense_along(c->args[i], x1)) return false;
                     dense1 = true;
                 }
-                dense0 |= i == 0 && dense_along(c->args[i], x0);
+                const bool dense_here = i == 0 && dense_along(c->args[i], x0);
+                dense0 |= dense_here;
+                gathers0 |= !dense_here && expr_uses_var(c->args[i], x0);
             }
         }
     }
-    return dense1 && !dense0;
+    return dense1 && (!dense0 || gathers0);
 }
 
 GroupPlan plan_update_root(const RuleContext &cx, const FuncNode &n) {
