@@ -1012,3 +1012,42 @@ TEST_CASE("a DFT's frames sharing the twiddles' loads are computed per group of 
         CHECK(allocations >= 2);
     }
 }
+
+// space/rules/Updates.cpp dense_along_dim1_only: a resampler's vertical pass written as an inline
+// sum, `sum(ky(y, r) * hp(x, by(y) + r, c))`, takes its dimensions in the order its free variables
+// appear, (y, x, c): along y its taps load densely but the rows of hp are gathered lane by lane
+// (by(y) is data); along x they are a broadcast and hp is dense. Red-team round 22's resize ran
+// 2x Mullapudi2016's time with vectors along y, at its speed along x.
+TEST_CASE("a resampler's vertical pass written as an inline sum vectorizes along the output's rows", "[styles]") {
+    std::string source;
+    const std::string log = check_style(
+        [] {
+            // Round 22's resize (float pixels): both passes inline sums over taps of a run-time support.
+            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 256, 256);
+            ImageParam in(Float(32), 3, "rv_in");
+            Var x("x"), y("y"), c("c"), k("k");
+            const float scale = 0.5f;
+            Expr support = 1.0f / scale, sx = (x + 0.5f) / scale - 0.5f, sy = (y + 0.5f) / scale - 0.5f;
+            Expr taps = cast<int>(ceil(2.0f * support)) + 1;
+            RDom rx(0, taps, "rx"), ry(0, taps, "ry");
+            Func as_float("rv_f"), bx("rv_bx"), by("rv_by"), kx("rv_kx"), ky("rv_ky"), nx("rv_nx"), ny("rv_ny"), hp("rv_hp"), out("rv_out");
+            as_float(x, y, c) = in(clamp(x, 0, in.dim(0).max()), clamp(y, 0, in.dim(1).max()), c);
+            bx(x) = cast<int>(floor(sx - support)) + 1;
+            by(y) = cast<int>(floor(sy - support)) + 1;
+            kx(x, k) = max(0.0f, 1.0f - abs(cast<float>(bx(x) + k) - sx) / support);
+            ky(y, k) = max(0.0f, 1.0f - abs(cast<float>(by(y) + k) - sy) / support);
+            nx(x) = sum(kx(x, rx));
+            ny(y) = sum(ky(y, ry));
+            hp(x, y, c) = sum(kx(x, rx) * as_float(bx(x) + rx, y, c)) / nx(x);
+            out(x, y, c) = sum(ky(y, ry) * hp(x, clamp(by(y) + ry, 0, in.dim(1).max()), c)) / ny(y);
+            in.set_estimates({{0, 2 * W}, {0, 2 * H}, {0, 3}});
+            out.set_estimates({{0, W}, {0, H}, {0, 3}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[1], 3}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
+        },
+        {{1, 1}, {7, 3}, {512, 256}, {100, 9}, {33, 17}}, nullptr, &source);
+    INFO(log);
+    // (Its vectors along x either way: a member per tile of the output, or at root.)
+    CHECK(std::regex_search(log, std::regex("Func sum[$0-9]*: (computed per tile of rv_out at y_o, vectorized along x|its updates load densely along x only)")));
+    CHECK_THAT(log, !Catch::Contains("reads a producer transposed"));
+}

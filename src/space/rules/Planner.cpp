@@ -125,7 +125,7 @@ int RuleContext::lanes_of(const FuncNode &n) const {
 // root's dim 1 and the root's dim 0 is another of its arguments. Stored innermost is argument 0,
 // but for the wrapper of a contraction whose vectors were moved off its output's innermost
 // dimension (MatmulPattern::moved_vector_arg: the output o(t, n) reads sum(t, n) stored n first).
-bool reads_transposed(const FuncNode &n, const FunctionDAG &dag) {
+bool reads_transposed(const FuncNode &n, const FunctionDAG &dag, const std::set<std::string> &stored_dim1) {
     if (n.dims() < 2 || n.has_updates() || !n.func.has_pure_definition()) return false;
     std::map<std::string, int> innermost;
     for (const MatmulPattern &p : dag.matmuls()) {
@@ -134,10 +134,11 @@ bool reads_transposed(const FuncNode &n, const FunctionDAG &dag) {
     struct Finder : Halide::Internal::IRVisitor {
         std::string x, y;
         const std::map<std::string, int> *innermost = nullptr;
+        const std::set<std::string> *stored_dim1 = nullptr;
         bool found = false;
         using IRVisitor::visit;
         void visit(const Halide::Internal::Call *c) override {
-            if (c->call_type == Halide::Internal::Call::Halide && c->args.size() >= 2) {
+            if (c->call_type == Halide::Internal::Call::Halide && c->args.size() >= 2 && !stored_dim1->count(c->name)) {
                 const auto it = innermost->find(c->name);
                 const size_t inner = it == innermost->end() ? 0 : (size_t)it->second;
                 const auto is_var = [&](size_t i, const std::string &name) {
@@ -158,6 +159,7 @@ bool reads_transposed(const FuncNode &n, const FunctionDAG &dag) {
     f.x = n.func.args()[0];
     f.y = n.func.args()[1];
     f.innermost = &innermost;
+    f.stored_dim1 = &stored_dim1;
     for (const Halide::Expr &e : n.func.definition().values()) e.accept(&f);
     return f.found;
 }
@@ -484,7 +486,20 @@ PipelinePlan plan_pipeline(const PlanInputs &in) {
         if (g.rule != RuleKind::TiledGroup) continue;
         const FuncNode &root = dag.node(g.root);
         const int lanes = cx.lanes_of(root);
-        if (reads_transposed(root, dag)) {
+        // Members whose dimension 0 gathers and which are read along their dimension 1 at the
+        // root's vectors: stored dimension 1 innermost (member_along_dim1), they are not read
+        // transposed. A resampler's vertical pass as an inline sum, free variables (y, x, c), read
+        // as out(x, y, c): blocks of the output transposed it while its vectors gathered the
+        // horizontal pass's rows lane by lane.
+        std::set<std::string> stored_dim1;
+        for (const std::string &m : g.members) {
+            const FuncNode &mn = dag.node(m);
+            if (mn.has_updates() && mn.dims() >= 2 && read_along_dim1_at_vectors(dag, mn) && gathers_along_dim(mn, mn.func.args()[0]) &&
+                cx.lanes_of(mn) > 1 && largest_extent(cx, m, 1) >= cx.lanes_of(mn)) {
+                stored_dim1.insert(m);
+            }
+        }
+        if (reads_transposed(root, dag, stored_dim1)) {
             g.transpose_blocks = true;
             if (g.members.empty()) {
                 g.tile_x = lanes <= smallest_extent(cx, g.root, 0) ? lanes : 0;

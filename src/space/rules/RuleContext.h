@@ -79,7 +79,8 @@ bool one_reduction_then_pointwise(const FuncNode &n);
 
 // Planner.cpp: whether a pure root reads a producer with its dims 0 and 1 swapped (its group
 // then runs transposing blocks).
-bool reads_transposed(const FuncNode &n, const FunctionDAG &dag);
+// `stored_dim1`: producers that will be stored with their dimension 1 innermost (not transposed).
+bool reads_transposed(const FuncNode &n, const FunctionDAG &dag, const std::set<std::string> &stored_dim1 = {});
 // Whether the update is defined at the Func's own pure variables (not a scan nor a scatter).
 bool update_at_pure_args(const FuncNode &f, const Halide::Internal::Definition &u);
 
