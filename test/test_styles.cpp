@@ -1018,36 +1018,75 @@ TEST_CASE("a DFT's frames sharing the twiddles' loads are computed per group of 
 // appear, (y, x, c): along y its taps load densely but the rows of hp are gathered lane by lane
 // (by(y) is data); along x they are a broadcast and hp is dense. Red-team round 22's resize ran
 // 2x Mullapudi2016's time with vectors along y, at its speed along x.
+namespace {
+// Round 22's resize (float pixels): both passes inline sums over taps of a run-time support,
+// normalized by inlined Funcs. With `second` set, a second output also reads the vertical pass
+// (scaled): its sum is then read by two groups, a root at root (as round 22's 8-bit output made it);
+// else a member of the output's group.
+Built resampler(Func *second = nullptr) {
+    Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 256, 256);
+    ImageParam in(Float(32), 3, "rv_in");
+    Var x("x"), y("y"), c("c"), k("k");
+    const float scale = 0.5f;
+    Expr support = 1.0f / scale, sx = (x + 0.5f) / scale - 0.5f, sy = (y + 0.5f) / scale - 0.5f;
+    Expr taps = cast<int>(ceil(2.0f * support)) + 1;
+    RDom rx(0, taps, "rx"), ry(0, taps, "ry");
+    Func as_float("rv_f"), bx("rv_bx"), by("rv_by"), kx("rv_kx"), ky("rv_ky"), nx("rv_nx"), ny("rv_ny"), hp("rv_hp"), vp("rv_vp"),
+        out("rv_out");
+    as_float(x, y, c) = in(clamp(x, 0, in.dim(0).max()), clamp(y, 0, in.dim(1).max()), c);
+    bx(x) = cast<int>(floor(sx - support)) + 1;
+    by(y) = cast<int>(floor(sy - support)) + 1;
+    kx(x, k) = max(0.0f, 1.0f - abs(cast<float>(bx(x) + k) - sx) / support);
+    ky(y, k) = max(0.0f, 1.0f - abs(cast<float>(by(y) + k) - sy) / support);
+    nx(x) = sum(kx(x, rx));
+    ny(y) = sum(ky(y, ry));
+    hp(x, y, c) = sum(kx(x, rx) * as_float(bx(x) + rx, y, c)) / nx(x);
+    vp(x, y, c) = sum(ky(y, ry) * hp(x, clamp(by(y) + ry, 0, in.dim(1).max()), c)) / ny(y);
+    out(x, y, c) = vp(x, y, c);
+    in.set_estimates({{0, 2 * W}, {0, 2 * H}, {0, 3}});
+    out.set_estimates({{0, W}, {0, H}, {0, 3}});
+    if (second) {
+        (*second)(x, y, c) = vp(x, y, c) * 0.5f + 1.0f;
+        second->set_estimates({{0, W}, {0, H}, {0, 3}});
+    }
+    return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[1], 3}}; },
+                 [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
+}
+}  // namespace
+
 TEST_CASE("a resampler's vertical pass written as an inline sum vectorizes along the output's rows", "[styles]") {
-    std::string source;
-    const std::string log = check_style(
-        [] {
-            // Round 22's resize (float pixels): both passes inline sums over taps of a run-time support.
-            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 256, 256);
-            ImageParam in(Float(32), 3, "rv_in");
-            Var x("x"), y("y"), c("c"), k("k");
-            const float scale = 0.5f;
-            Expr support = 1.0f / scale, sx = (x + 0.5f) / scale - 0.5f, sy = (y + 0.5f) / scale - 0.5f;
-            Expr taps = cast<int>(ceil(2.0f * support)) + 1;
-            RDom rx(0, taps, "rx"), ry(0, taps, "ry");
-            Func as_float("rv_f"), bx("rv_bx"), by("rv_by"), kx("rv_kx"), ky("rv_ky"), nx("rv_nx"), ny("rv_ny"), hp("rv_hp"), out("rv_out");
-            as_float(x, y, c) = in(clamp(x, 0, in.dim(0).max()), clamp(y, 0, in.dim(1).max()), c);
-            bx(x) = cast<int>(floor(sx - support)) + 1;
-            by(y) = cast<int>(floor(sy - support)) + 1;
-            kx(x, k) = max(0.0f, 1.0f - abs(cast<float>(bx(x) + k) - sx) / support);
-            ky(y, k) = max(0.0f, 1.0f - abs(cast<float>(by(y) + k) - sy) / support);
-            nx(x) = sum(kx(x, rx));
-            ny(y) = sum(ky(y, ry));
-            hp(x, y, c) = sum(kx(x, rx) * as_float(bx(x) + rx, y, c)) / nx(x);
-            out(x, y, c) = sum(ky(y, ry) * hp(x, clamp(by(y) + ry, 0, in.dim(1).max()), c)) / ny(y);
-            in.set_estimates({{0, 2 * W}, {0, 2 * H}, {0, 3}});
-            out.set_estimates({{0, W}, {0, H}, {0, 3}});
-            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{2 * s[0], 2 * s[1], 3}}; },
-                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1], 3}; }};
-        },
-        {{1, 1}, {7, 3}, {512, 256}, {100, 9}, {33, 17}}, nullptr, &source);
+    // A member of the output's group (read through the inlined normalization).
+    const std::string log = check_style([] { return resampler(); }, {{1, 1}, {7, 3}, {512, 256}, {100, 9}, {33, 17}});
     INFO(log);
-    // (Its vectors along x either way: a member per tile of the output, or at root.)
-    CHECK(std::regex_search(log, std::regex("Func sum[$0-9]*: (computed per tile of rv_out at y_o, vectorized along x|its updates load densely along x only)")));
+    CHECK(std::regex_search(log, std::regex("Func sum[$0-9]*: computed per tile of rv_out[$0-9]* at y_o, vectorized along x")));
     CHECK_THAT(log, !Catch::Contains("reads a producer transposed"));
+    // A root at root (read by two outputs' groups): both outputs against the unscheduled pipeline.
+    Func d2("rv_second"), r2("rv_second_ref");
+    Built d = resampler(&d2), r = resampler(&r2);
+    for (ImageParam &p : r.inputs) p.set_estimates(Region(p.dimensions(), Range(0, 1)));
+    r.out.set_estimates(Region(3, Range(0, 1)));
+    r2.set_estimates(Region(3, Range(0, 1)));
+    const Target target = diet::runnable_host_target();
+    std::string root_log;
+    {
+        diet_test::StderrCapture cap(false);
+        diet::autoschedule(Pipeline({d.out, d2}), target, 2, 0, diet::Options{});
+        root_log = cap.finish();
+    }
+    INFO(root_log);
+    CHECK(std::regex_search(root_log, std::regex("Func sum[$0-9]*: its updates load densely along x only: vectors along x")));
+    Pipeline dp({d.out, d2}), rp({r.out, r2});
+    dp.compile_jit(target);
+    for (const std::vector<int> &s : std::vector<std::vector<int>>{{1, 1}, {9, 5}, {300, 77}}) {
+        INFO("shape " << s[0] << " x " << s[1]);
+        Buffer<> im = random_input(Float(32), {2 * s[0], 2 * s[1], 3}, 5, -1, 1);
+        for (Built *b : {&d, &r}) {
+            b->inputs[0].set(im);
+            b->vars[0].set(s[0]);
+            b->vars[1].set(s[1]);
+        }
+        Realization got = dp.realize({s[0], s[1], 3}, target), want = rp.realize({s[0], s[1], 3}, target);
+        CHECK(compare(got[0], want[0]) == "");
+        CHECK(compare(got[1], want[1]) == "");
+    }
 }

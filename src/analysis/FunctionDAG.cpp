@@ -72,32 +72,6 @@ namespace {
 
 
 
-// If every call to `producer` in `consumer` uses the consumer's pure arguments, the mapping
-// consumer-dim -> producer-arg; empty otherwise.
-std::vector<int> pointwise_mapping(const Function &consumer, const std::string &producer) {
-    const auto &cargs = consumer.args();
-    std::vector<int> mapping;
-    bool first = true;
-    for (const Call *c : calls_of(consumer).func_calls) {
-        if (c->name != producer) continue;
-        if (c->args.size() != cargs.size()) return {};
-        std::vector<int> m(cargs.size(), -1);
-        for (size_t a = 0; a < c->args.size(); a++) {
-            const Variable *v = c->args[a].as<Variable>();
-            if (!v) return {};
-            auto it = std::find(cargs.begin(), cargs.end(), v->name);
-            if (it == cargs.end()) return {};
-            int d = (int)(it - cargs.begin());
-            if (m[d] != -1) return {};
-            m[d] = (int)a;
-        }
-        if (!first && m != mapping) return {};
-        mapping = m;
-        first = false;
-    }
-    return mapping;
-}
-
 // consumer-dim -> producer-arg composed through a chain: outer maps host dims to a middle Func's
 // args, inner maps the middle Func's dims to the producer's args.
 std::vector<int> compose(const std::vector<int> &outer, const std::vector<int> &inner) {
@@ -611,6 +585,40 @@ void FunctionDAG::materialize_computed_operands(MatmulPattern &p) {
             p.materialized.push_back(o.func);
         }
     }
+}
+
+// If every call to `producer` in `consumer` uses the consumer's pure arguments, the mapping
+// consumer-dim -> producer-arg; empty otherwise.
+std::vector<int> pointwise_mapping(const Function &consumer, const std::string &producer) {
+    const auto &cargs = consumer.args();
+    std::vector<int> mapping;
+    bool first = true;
+    for (const Call *c : calls_of(consumer).func_calls) {
+        if (c->name != producer) continue;
+        if (c->args.size() != cargs.size()) return {};
+        std::vector<int> m(cargs.size(), -1);
+        for (size_t a = 0; a < c->args.size(); a++) {
+            const Variable *v = c->args[a].as<Variable>();
+            if (!v) return {};
+            auto it = std::find(cargs.begin(), cargs.end(), v->name);
+            if (it == cargs.end()) return {};
+            int d = (int)(it - cargs.begin());
+            if (m[d] != -1) return {};
+            m[d] = (int)a;
+        }
+        if (!first && m != mapping) return {};
+        mapping = m;
+        first = false;
+    }
+    return mapping;
+}
+
+bool read_at_own_coordinates(const Function &consumer, const std::string &producer) {
+    const std::vector<int> m = pointwise_mapping(consumer, producer);
+    for (size_t d = 0; d < m.size(); d++) {
+        if (m[d] != (int)d) return false;
+    }
+    return !m.empty();
 }
 
 }  // namespace diet

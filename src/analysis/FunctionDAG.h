@@ -251,6 +251,12 @@ struct FuncNode {
     bool has_updates() const { return stages.size() > 1; }
 };
 
+// If every call to `producer` in `consumer` uses the consumer's pure arguments, the mapping
+// consumer-dim -> producer-arg; empty otherwise.
+std::vector<int> pointwise_mapping(const Halide::Internal::Function &consumer, const std::string &producer);
+// Whether `consumer` calls `producer`, always at its own pure arguments in order (f(x, y) reads g(x, y)).
+bool read_at_own_coordinates(const Halide::Internal::Function &consumer, const std::string &producer);
+
 // MatmulPattern::fused_reduction: one update over two reduction variables that every operand
 // (its `calls`) reads as one contiguous run becomes one reduction variable of the whole length
 // (analysis/MatmulPattern.cpp).

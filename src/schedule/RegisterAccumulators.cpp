@@ -12,36 +12,6 @@ namespace diet {
 using namespace Halide;
 using namespace Halide::Internal;
 
-namespace {
-
-// Whether every call to `producer` in `consumer` reads it at the consumer's own pure variables, in
-// order: the producer's region per tile of the consumer is then the tile.
-bool read_at_own_coordinates(const Function &consumer, const std::string &producer) {
-    struct Calls : IRGraphVisitor {
-        std::string producer;
-        std::vector<std::string> args;
-        bool same = true;
-        using IRGraphVisitor::visit;
-        void visit(const Call *c) override {
-            IRGraphVisitor::visit(c);
-            if (c->call_type != Call::Halide || c->name != producer) return;
-            if (c->args.size() != args.size()) {
-                same = false;
-                return;
-            }
-            for (size_t i = 0; i < args.size(); i++) {
-                const Variable *v = c->args[i].as<Variable>();
-                same &= v && v->name == args[i];
-            }
-        }
-    } calls;
-    calls.producer = producer;
-    calls.args = consumer.args();
-    consumer.accept(&calls);
-    return calls.same;
-}
-
-}  // namespace
 
 // Two kinds of a member's reduction keep their accumulators in memory when the member is computed
 // per tile of its root, as the other members are (a heap buffer of the tile's size):

@@ -50,7 +50,9 @@ const std::vector<RuleInfo> &rule_table() {
          "tile dims 0 and 1 (GuardWithIf outer tiles: loop partitioning keeps the steady state "
          "guard-free), small outer dims inside the tile, tile rows fused with large outer dims and "
          "parallel, dim 0 vectorized; members (producers merged into the group) computed per tile, "
-         "vectorized",
+         "vectorized; a member read by the root alone at its own coordinates whose reduction keeps "
+         "its accumulators in memory (a predicated RDom, or rows sharing the steps' loads): computed "
+         "per group of a wrapper (4 vectors, or 1 vector x 8 rows), a constant stack buffer (registers)",
          "members: greedy merging of producers, consumers first, when the arithmetic + memory-traffic "
          "cost estimate does not grow (regions from Halide's bounds inference at the representative "
          "shape; forced when the producer alone would exceed 2^31 bytes); tile: the candidate of "

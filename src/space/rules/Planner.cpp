@@ -338,7 +338,22 @@ bool member_along_dim1(const RuleContext &cx, const GroupPlan &g, const std::str
         (g.rule != RuleKind::TiledGroup && g.rule != RuleKind::UpdateLoops) || !read_along_dim1_at_vectors(cx.dag, mn)) {
         return false;
     }
+    // Its readers: the group's, or inlined Funcs the group reads at their own coordinates (a
+    // normalization `vp(x, y, c) = sum(...)(y, x, c) / ny(y)` read as `out(x, y, c) = f(vp(x, y, c))`).
+    std::vector<std::string> readers;
     for (const std::string &c : mn.consumers) {
+        if (!cx.inlined.count(c)) {
+            readers.push_back(c);
+            continue;
+        }
+        const FuncNode &cn = cx.dag.node(c);
+        if (cn.consumers.empty()) return false;
+        for (const std::string &r : cn.consumers) {
+            if (cx.inlined.count(r) || !read_at_own_coordinates(cx.dag.node(r).func, c)) return false;
+            readers.push_back(r);
+        }
+    }
+    for (const std::string &c : readers) {
         const bool member = std::find(g.members.begin(), g.members.end(), c) != g.members.end();
         if (c != g.root && !member) return false;
         if (g.member_lane_rvars.count(c)) return false;
