@@ -167,6 +167,7 @@ private:
     // ---- a member's accumulators in registers, per group of a wrapper (RegisterAccumulators.cpp) ----
     bool register_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                                const std::string &root_name);
+    bool lifted_register_update(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // Whether an update's window loops may run unrolled: every step updates the same point.

@@ -149,4 +149,117 @@ bool GroupApplier::register_accumulators(const GroupPlan &g, const std::string &
     return true;
 }
 
+// The same for an output whose only update adds a reduction over a predicated domain to its
+// initial values (`out(x, y) = 0; out(x, y) += in(x + r.x, y + r.y)` over a disc): its accumulators
+// are the output's own buffer, stored under the predicate's `if` at every step. The update is
+// lifted (ScheduleWriter::lift_update, as a contraction's update on its output): its reduction
+// moves into an rfactor intermediate, the output's pure definition becomes `init + intermediate`,
+// and the intermediate is computed per group of 4 vectors of the output's rows (no wrapper: the
+// output's own vector loop), a stack buffer of constant size kept in registers. The root's
+// members stay computed per tile of rows (its parallel loop).
+bool GroupApplier::lifted_register_update(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    if (!n.is_output || n.stages.size() != 2 || n.func.outputs() != 1 || n.func.args().empty() || heavy_group_ ||
+        g.members_per_point || g.members_per_step || g.row_lanes() || g.short_dim0 || g.dim1_vectors || g.transpose_blocks ||
+        !g.member_lane_rvars.empty() || !g.member_vector_dims.empty() || g.tile_x > 0) {
+        return false;
+    }
+    const StageNode &s = n.stages[1];
+    const Definition &u = n.func.updates()[0];
+    if (!u.predicate().defined() || is_const_one(u.predicate()) || !writes_at_pure_point(s, n) || !long_member_chain(s, n)) return false;
+    // Additive: out(v) + e, e not reading out (the lifted output is `init + intermediate`).
+    const Add *add = u.values()[0].as<Add>();
+    const Call *self = add ? add->a.as<Call>() : nullptr;
+    if (!self || self->name != n.name || self->call_type != Call::Halide) return false;
+    struct ReadsSelf : IRGraphVisitor {
+        std::string name;
+        bool found = false;
+        using IRGraphVisitor::visit;
+        void visit(const Call *c) override {
+            found |= c->call_type == Call::Halide && c->name == name;
+            IRGraphVisitor::visit(c);
+        }
+    } reads_self;
+    reads_self.name = n.name;
+    add->b.accept(&reads_self);
+    if (reads_self.found) return false;
+    const std::vector<std::string> args = n.func.args(), pure = s.pure_vars();
+    const std::string x = args[0];
+    if (std::find(pure.begin(), pure.end(), x) == pure.end()) return false;
+    const int lanes = lanes_of(n);
+    const std::optional<SizeExpr> row = extent_of(n, 0);
+    if (lanes < 2 || !row) return false;
+    const int group_x = lanes * std::max(1, std::min(kVectorsPerReductionStep, vector_registers_ / 2));
+
+    StageRef upd = w_.stage(root, 1, s);
+    const FuncRef acc = w_.rfactor_all(upd, n.name + "_sum");
+    w_.lift_update(root, acc);
+
+    struct Group {
+        int x;
+        std::optional<Condition> holds;
+    };
+    const std::vector<Group> groups = {{group_x, w_.at_least(*row, group_x)}, {lanes, w_.at_least(*row, lanes)}, {1, std::nullopt}};
+    const std::string group = x + "_group", in_group = x + "_in_group";
+    std::string tile_var;
+    StageRef st = w_.stage(root, 0, n.stages[0]);
+    for (const Group &gr : groups) {
+        StageRef at = gr.holds ? w_.specialize(st, *gr.holds) : st;
+        w_.split(at, x, group, in_group, gr.x, gr.x > 1 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+        if (gr.x > 1) w_.vectorize(at, in_group);
+        std::vector<std::string> order = {in_group, group}, outer;
+        if (args.size() >= 2) {
+            const std::string y = args[1];
+            if (g.tile_y > 0) {
+                w_.split(at, y, y + "_o", y + "_i", g.tile_y, TailStrategy::GuardWithIf);
+                order.push_back(y + "_i");
+                outer.push_back(y + "_o");
+            } else {
+                outer.push_back(y);
+            }
+        }
+        for (size_t d = 2; d < args.size(); d++) {
+            const bool inner = std::find(g.inner_dims.begin(), g.inner_dims.end(), (int)d) != g.inner_dims.end();
+            (inner ? order : outer).push_back(args[d]);
+        }
+        order.insert(order.end(), outer.begin(), outer.end());
+        w_.reorder(at, order);
+        if (!outer.empty()) {
+            tile_var = fused_parallel_unless_small(w_, at, outer, n.name + "_rows_",
+                                                   stage_points(n, 1, 1 + (int64_t)g.members.size()));
+        }
+    }
+    // The intermediate over exactly one group: its vectors the group's, its reduction loops outside.
+    w_.compute_at(acc, root, group, false);
+    const std::vector<StageNode> acc_stages = stages_of(acc.func.function());
+    const std::vector<std::string> rvars = s.rvars();
+    for (const StageNode &an : acc_stages) {
+        StageRef ast = w_.stage(acc, an.index, an);
+        for (const Group &gr : groups) {
+            StageRef at = gr.holds ? w_.specialize(ast, *gr.holds) : ast;
+            std::vector<std::string> order;
+            if (gr.x > 1) {
+                w_.split(at, x, x + "_vo", x + "_vi", gr.x, TailStrategy::GuardWithIf);
+                w_.vectorize(at, x + "_vi");
+                order.push_back(x + "_vi");
+            } else {
+                order.push_back(x);
+            }
+            if (an.index == 0) continue;
+            order.insert(order.end(), rvars.begin(), rvars.end());
+            if (gr.x > 1) order.push_back(x + "_vo");
+            for (const std::string &p : args) {
+                if (p != x) order.push_back(p);
+            }
+            w_.reorder(at, order);
+        }
+    }
+    // The members per tile of rows (the parallel loop), narrowing with the rows' vectors.
+    narrow_root_ = NarrowRoot{*row, lanes, {}};
+    for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
+    narrow_root_.reset();
+    notes_.push_back("Func " + n.name + ": its predicated update lifted into " + acc.func.name() + ", computed per group of " +
+                     std::to_string(group_x / lanes) + " vectors of its rows, its accumulators on the stack (in registers).");
+    return true;
+}
+
 }  // namespace diet
