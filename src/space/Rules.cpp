@@ -36,7 +36,8 @@ const std::vector<RuleInfo> &rule_table() {
          "reduction variable split into vectors, rfactored into per-lane partial results computed "
          "per row (the tail predicated), the row reduced from them; an arg-reduction gathering along "
          "dim 0 (no associativity proof): computed per group of 8 rows of a wrapper at root, its "
-         "accumulators on the task's stack",
+         "accumulators on the task's stack; an output's only update adding a reduction over a "
+         "predicated domain: lifted into an rfactor intermediate computed per group of 4 vectors",
          "vector lanes from the target's vector width and the Func's type; members, tile and placement "
          "(per tile or per reduction step) by the tiled group's cost estimate"},
         {RuleKind::RFactor, "rfactor",
