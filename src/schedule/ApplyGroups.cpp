@@ -61,6 +61,7 @@ std::vector<std::string> GroupApplier::vectorize_dim(StageRef &st, const std::st
 }
 
 void GroupApplier::tiled_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    if (grouped_root(g, n, root)) return;
     const std::optional<SizeExpr> row_extent = n.dims() >= 1 ? extent_of(n, 0) : std::nullopt;
     if (g.tile_x_clamped) {
         // Tiles wider than the family's narrowest row (GroupPlan::tile_x_clamped): min(row,

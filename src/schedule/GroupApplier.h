@@ -168,6 +168,22 @@ private:
     bool register_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
                                const std::string &root_name);
     bool lifted_register_update(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    bool grouped_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
+    struct GroupShape {
+        int lanes = 1, x = 1, y = 1;  // a group of x points (a multiple of lanes) by y rows
+        bool shared_rows = false;     // its rows share the steps' loads (else: a predicated update)
+    };
+    struct AccumulatorGroup {
+        int x = 1, y = 1;
+        std::optional<Condition> holds;  // none: the last (scalar) group
+    };
+    std::optional<GroupShape> register_group_shape(const GroupPlan &g, const FuncNode &m, const FuncNode &root);
+    std::vector<AccumulatorGroup> accumulator_groups(const GroupShape &shape, const SizeExpr &row, const std::optional<SizeExpr> &rows);
+    void stages_per_group(FuncRef &f, const std::vector<StageNode> &stages, const std::vector<std::string> &args,
+                          const std::vector<AccumulatorGroup> &groups, bool rows);
+    std::string grouped_root_loops(const GroupPlan &g, FuncRef &f, const StageNode &pure_stage, const std::vector<std::string> &args,
+                                   const std::optional<SizeExpr> &points, const std::vector<AccumulatorGroup> &groups);
+    bool wrapped_register_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // Whether an update's window loops may run unrolled: every step updates the same point.

@@ -37,57 +37,100 @@ using namespace Halide::Internal;
 // the root alone, at the root's own coordinates), which may reach into the previous tile's
 // points where a tile is narrower than the group: inside the root's domain wherever the root is at
 // least a group wide and tall (the specialization's condition).
-bool GroupApplier::register_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
-                                         const std::string &root_name) {
-    if (tile_var.empty() || heavy_group_) return false;
-    const FuncNode &m = dag_.node(name), &rn = dag_.node(root_name);
-    if (m.is_output || m.stages.size() != 2 || m.func.args().empty() || m.consumers != std::set<std::string>{root_name} ||
-        g.member_lane_rvars.count(name) || g.member_vector_dims.count(name) || rn.dims() != m.dims() ||
-        !read_at_own_coordinates(rn.func, name)) {
-        return false;
+std::optional<GroupApplier::GroupShape> GroupApplier::register_group_shape(const GroupPlan &g, const FuncNode &m, const FuncNode &rn) {
+    if (heavy_group_) return std::nullopt;
+    if (m.is_output || m.stages.size() != 2 || m.func.args().empty() || m.consumers != std::set<std::string>{rn.name} ||
+        g.member_lane_rvars.count(m.name) || g.member_vector_dims.count(m.name) || rn.dims() != m.dims() ||
+        !read_at_own_coordinates(rn.func, m.name)) {
+        return std::nullopt;
     }
     const StageNode &s = m.stages[1];
     const Definition &u = m.func.updates()[0];
     const std::vector<std::string> args = m.func.args(), pure = s.pure_vars();
-    const std::string x = args[0];
-    if (std::find(pure.begin(), pure.end(), x) == pure.end() || !long_member_chain(s, m)) return false;
+    if (std::find(pure.begin(), pure.end(), args[0]) == pure.end() || !long_member_chain(s, m)) return std::nullopt;
     const int lanes = lanes_of(m);
-    if (lanes < 2) return false;
+    if (lanes < 2) return std::nullopt;
     const bool predicated = u.predicate().defined() && !is_const_one(u.predicate());
     const bool shared_rows = args.size() >= 2 && std::find(pure.begin(), pure.end(), args[1]) != pure.end() &&
                              rows_share_step_loads_here(s, m, args[1]);
-    if (!predicated && !shared_rows) return false;
+    if (!predicated && !shared_rows) return std::nullopt;
     // Accumulators: half the vector registers (the rest hold the step's loads). Rows sharing the
     // loads: one vector by as many rows (at most kRowsInsidePlaneSteps); else kVectorsPerReductionStep
     // vectors of one row (the probes: 2 or 8 vectors no better than 4).
     const int accumulators = std::max(1, vector_registers_ / 2);
     const int values = (int)m.func.outputs();
-    int group_x = lanes, group_y = 1;
+    GroupShape shape{lanes, lanes, 1, shared_rows};
     if (shared_rows) {
-        group_y = std::min(kRowsInsidePlaneSteps, accumulators / values);
+        shape.y = std::min(kRowsInsidePlaneSteps, accumulators / values);
     } else {
-        group_x = lanes * std::max(1, std::min(kVectorsPerReductionStep, accumulators / values));
+        shape.x = lanes * std::max(1, std::min(kVectorsPerReductionStep, accumulators / values));
     }
-    if (g.tile_x > 0 && !g.tile_x_clamped) group_x = std::min(group_x, std::max(lanes, g.tile_x / lanes * lanes));
+    if (g.tile_x > 0 && !g.tile_x_clamped) shape.x = std::min(shape.x, std::max(lanes, g.tile_x / lanes * lanes));
+    if (g.tile_x_clamped && shape.x > g.tile_x) return std::nullopt;
+    return shape;
+}
+
+// The groups, widest first: shape.x x shape.y where the root holds it, a vector of one row where
+// its rows hold a vector, one point (scalar) below.
+std::vector<GroupApplier::AccumulatorGroup> GroupApplier::accumulator_groups(const GroupShape &shape, const SizeExpr &row,
+                                                                             const std::optional<SizeExpr> &rows) {
+    std::vector<AccumulatorGroup> groups;
+    std::vector<Condition> wide = {w_.at_least(row, shape.x)};
+    if (shape.y > 1) wide.push_back(w_.at_least(*rows, shape.y));
+    groups.push_back({shape.x, shape.y, wide.size() == 1 ? wide[0] : w_.all_of(wide)});
+    if (shape.x > shape.lanes || shape.y > 1) groups.push_back({shape.lanes, 1, w_.at_least(row, shape.lanes)});
+    groups.push_back({1, 1, std::nullopt});
+    return groups;
+}
+
+// `f` (stages `stages`, pure arguments `args`) computed over exactly one group: its vectors the
+// group's, its rows unrolled inside its reduction steps, its reduction loops outside them. (Its
+// split is guarded: the group is that wide, so the guard is always true and simplified away;
+// rounded up, the branches Halide cannot tell apart would grow the tile's region of f's producers.)
+void GroupApplier::stages_per_group(FuncRef &f, const std::vector<StageNode> &stages, const std::vector<std::string> &args,
+                                    const std::vector<AccumulatorGroup> &groups, bool rows) {
+    const std::string x = args[0];
+    for (const StageNode &st_node : stages) {
+        StageRef st = w_.stage(f, st_node.index, st_node);
+        const std::vector<std::string> rvars = st_node.rvars(), pure = st_node.index == 0 ? args : st_node.pure_vars();
+        for (const AccumulatorGroup &gr : groups) {
+            StageRef at = gr.holds ? w_.specialize(st, *gr.holds) : st;
+            std::vector<std::string> order;
+            if (gr.x > 1) {
+                w_.split(at, x, x + "_vo", x + "_vi", gr.x, TailStrategy::GuardWithIf);
+                w_.vectorize(at, x + "_vi");
+                order.push_back(x + "_vi");
+            } else {
+                order.push_back(x);
+            }
+            if (rows && gr.y > 1) {
+                w_.unroll(at, args[1]);
+                order.push_back(args[1]);
+            }
+            if (st_node.index == 0 && !(rows && gr.y > 1)) continue;
+            order.insert(order.end(), rvars.begin(), rvars.end());
+            if (gr.x > 1) order.push_back(x + "_vo");
+            for (const std::string &p : pure) {
+                if (p != x && std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
+            }
+            w_.reorder(at, order);
+        }
+    }
+}
+
+bool GroupApplier::register_accumulators(const GroupPlan &g, const std::string &name, FuncRef &root, const std::string &tile_var,
+                                         const std::string &root_name) {
+    if (tile_var.empty()) return false;
+    const FuncNode &m = dag_.node(name), &rn = dag_.node(root_name);
+    const std::optional<GroupShape> shape = register_group_shape(g, m, rn);
+    if (!shape) return false;
+    const std::vector<std::string> args = m.func.args();
+    const bool shared_rows = shape->shared_rows;
+    const int lanes = shape->lanes, group_x = shape->x, group_y = shape->y;
     std::optional<SizeExpr> row = narrow_root_ ? std::optional<SizeExpr>(narrow_root_->row) : extent_of(rn, 0);
     std::optional<SizeExpr> rows = group_y > 1 ? extent_of(rn, 1) : std::nullopt;
     if (!row || (group_y > 1 && !rows)) return false;
-    if (g.tile_x_clamped && group_x > g.tile_x) return false;
-
-    // The groups, widest first: group_x x group_y where the root holds it, a vector of one row where
-    // its rows hold a vector, one point (scalar) below.
-    struct Group {
-        int x, y;
-        std::optional<Condition> holds;
-    };
-    std::vector<Group> groups;
-    {
-        std::vector<Condition> wide = {w_.at_least(*row, group_x)};
-        if (group_y > 1) wide.push_back(w_.at_least(*rows, group_y));
-        groups.push_back({group_x, group_y, wide.size() == 1 ? wide[0] : w_.all_of(wide)});
-        if (group_x > lanes || group_y > 1) groups.push_back({lanes, 1, w_.at_least(*row, lanes)});
-        groups.push_back({1, 1, std::nullopt});
-    }
+    const std::vector<AccumulatorGroup> groups = accumulator_groups(*shape, *row, rows);
 
     FuncRef &mf = ref_(name);
     FuncRef wrap = w_.wrapper(mf);
@@ -98,7 +141,7 @@ bool GroupApplier::register_accumulators(const GroupPlan &g, const std::string &
     const std::string wx = wargs[0], group = wx + "_group", in_group = wx + "_in_group";
     const std::string wy = wargs.size() >= 2 ? wargs[1] : "", y_group = wy + "_group", y_in_group = wy + "_in_group";
     StageRef w0 = w_.stage(wrap, 0, ws[0]);
-    for (const Group &gr : groups) {
+    for (const AccumulatorGroup &gr : groups) {
         StageRef at = gr.holds ? w_.specialize(w0, *gr.holds) : w0;
         w_.split(at, wx, group, in_group, gr.x, gr.x > 1 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
         if (gr.x > 1) w_.vectorize(at, in_group);
@@ -110,41 +153,12 @@ bool GroupApplier::register_accumulators(const GroupPlan &g, const std::string &
         }
     }
 
-    // `m` over exactly one group: its vectors the group's, its rows unrolled inside its reduction
-    // steps, its reduction loops outside them. (Its split is guarded: the group is that wide, so
-    // the guard is always true and simplified away; rounded up, the branches Halide cannot tell
-    // apart would grow the tile's region of m's producers.)
     w_.compute_at(mf, wrap, group, false);
-    const std::vector<std::string> rvars = s.rvars();
-    for (const StageNode &st_node : m.stages) {
-        StageRef st = w_.stage(mf, st_node.index, st_node);
-        for (const Group &gr : groups) {
-            StageRef at = gr.holds ? w_.specialize(st, *gr.holds) : st;
-            std::vector<std::string> order;
-            if (gr.x > 1) {
-                w_.split(at, x, x + "_vo", x + "_vi", gr.x, TailStrategy::GuardWithIf);
-                w_.vectorize(at, x + "_vi");
-                order.push_back(x + "_vi");
-            } else {
-                order.push_back(x);
-            }
-            if (group_y > 1 && gr.y > 1) {
-                w_.unroll(at, args[1]);
-                order.push_back(args[1]);
-            }
-            if (st_node.index == 0 && !(group_y > 1 && gr.y > 1)) continue;
-            if (st_node.index > 0) order.insert(order.end(), rvars.begin(), rvars.end());
-            if (gr.x > 1) order.push_back(x + "_vo");
-            for (const std::string &p : st_node.index == 0 ? args : pure) {
-                if (p != x && std::find(order.begin(), order.end(), p) == order.end()) order.push_back(p);
-            }
-            w_.reorder(at, order);
-        }
-    }
-    const std::string shape = std::to_string(group_x / lanes) + (group_x / lanes == 1 ? " vector" : " vectors") +
+    stages_per_group(mf, m.stages, args, groups, group_y > 1);
+    const std::string shape_text = std::to_string(group_x / lanes) + (group_x / lanes == 1 ? " vector" : " vectors") +
                               (group_y > 1 ? " x " + std::to_string(group_y) + " rows" : "");
     notes_.push_back("Func " + name + ": " + (shared_rows ? "its rows sharing its steps' loads" : "its predicated reduction") +
-                     " computed per group of " + shape + " of a wrapper computed per tile of " + root_name + " at " + tile_var +
+                     " computed per group of " + shape_text + " of a wrapper computed per tile of " + root_name + " at " + tile_var +
                      ", its accumulators on the stack (in registers).");
     return true;
 }
@@ -194,15 +208,31 @@ bool GroupApplier::lifted_register_update(const GroupPlan &g, const FuncNode &n,
     const FuncRef acc = w_.rfactor_all(upd, n.name + "_sum");
     w_.lift_update(root, acc);
 
-    struct Group {
-        int x;
-        std::optional<Condition> holds;
-    };
-    const std::vector<Group> groups = {{group_x, w_.at_least(*row, group_x)}, {lanes, w_.at_least(*row, lanes)}, {1, std::nullopt}};
-    const std::string group = x + "_group", in_group = x + "_in_group";
+    const std::vector<AccumulatorGroup> groups = accumulator_groups(GroupShape{lanes, group_x, 1, false}, *row, std::nullopt);
+    const std::string tile_var = grouped_root_loops(g, root, n.stages[0], args, stage_points(n, 1, 1 + (int64_t)g.members.size()), groups);
+    FuncRef acc_ref = acc;
+    w_.compute_at(acc_ref, root, x + "_group", false);
+    stages_per_group(acc_ref, stages_of(acc.func.function()), args, groups, false);
+    // The members per tile of rows (the parallel loop), narrowing with the rows' vectors.
+    narrow_root_ = NarrowRoot{*row, lanes, {}};
+    for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
+    narrow_root_.reset();
+    notes_.push_back("Func " + n.name + ": its predicated update lifted into " + acc.func.name() + ", computed per group of " +
+                     std::to_string(group_x / lanes) + " vectors of its rows, its accumulators on the stack (in registers).");
+    return true;
+}
+
+// A pure stage's loops (`f`, pure arguments `args`) in groups along dimension 0 (`x_group` of
+// `x_in_group`, each group of `groups` under its condition, shifted inwards), its rows in tiles of
+// g.tile_y, the tiles and outer dimensions one parallel loop (returned: where the group's other
+// members are computed).
+std::string GroupApplier::grouped_root_loops(const GroupPlan &g, FuncRef &f, const StageNode &pure_stage,
+                                             const std::vector<std::string> &args, const std::optional<SizeExpr> &points,
+                                             const std::vector<AccumulatorGroup> &groups) {
+    const std::string x = args[0], group = x + "_group", in_group = x + "_in_group";
     std::string tile_var;
-    StageRef st = w_.stage(root, 0, n.stages[0]);
-    for (const Group &gr : groups) {
+    StageRef st = w_.stage(f, 0, pure_stage);
+    for (const AccumulatorGroup &gr : groups) {
         StageRef at = gr.holds ? w_.specialize(st, *gr.holds) : st;
         w_.split(at, x, group, in_group, gr.x, gr.x > 1 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
         if (gr.x > 1) w_.vectorize(at, in_group);
@@ -223,42 +253,90 @@ bool GroupApplier::lifted_register_update(const GroupPlan &g, const FuncNode &n,
         }
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(at, order);
-        if (!outer.empty()) {
-            tile_var = fused_parallel_unless_small(w_, at, outer, n.name + "_rows_",
-                                                   stage_points(n, 1, 1 + (int64_t)g.members.size()));
-        }
+        if (!outer.empty()) tile_var = fused_parallel_unless_small(w_, at, outer, f.ident + "_rows_", points);
     }
-    // The intermediate over exactly one group: its vectors the group's, its reduction loops outside.
-    w_.compute_at(acc, root, group, false);
-    const std::vector<StageNode> acc_stages = stages_of(acc.func.function());
-    const std::vector<std::string> rvars = s.rvars();
-    for (const StageNode &an : acc_stages) {
-        StageRef ast = w_.stage(acc, an.index, an);
-        for (const Group &gr : groups) {
-            StageRef at = gr.holds ? w_.specialize(ast, *gr.holds) : ast;
-            std::vector<std::string> order;
-            if (gr.x > 1) {
-                w_.split(at, x, x + "_vo", x + "_vi", gr.x, TailStrategy::GuardWithIf);
-                w_.vectorize(at, x + "_vi");
-                order.push_back(x + "_vi");
-            } else {
-                order.push_back(x);
-            }
-            if (an.index == 0) continue;
-            order.insert(order.end(), rvars.begin(), rvars.end());
-            if (gr.x > 1) order.push_back(x + "_vo");
-            for (const std::string &p : args) {
-                if (p != x) order.push_back(p);
-            }
-            w_.reorder(at, order);
-        }
+    return tile_var;
+}
+
+// A root at root (no output) whose only update is such a predicated reduction keeps its
+// accumulators in its own heap buffer (update loops): it is computed per group of 4 vectors of a
+// wrapper `f.in()` computed at root instead, whose tiles of rows compute the group's members.
+// Round 22's lens blur with its output clipped by an update of its own made its Tuple of sums
+// such a root.
+bool GroupApplier::wrapped_register_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    if (n.is_output || n.region_narrowed || n.stages.size() != 2 || n.func.args().empty() || g.tile_x > 0 || g.transpose_blocks ||
+        g.short_dim0 || g.dim1_vectors || g.row_lanes() || g.members_per_point || g.members_per_step ||
+        !g.member_lane_rvars.empty() || !g.member_vector_dims.empty()) {
+        return false;
     }
-    // The members per tile of rows (the parallel loop), narrowing with the rows' vectors.
+    const StageNode &s = n.stages[1];
+    const Definition &u = n.func.updates()[0];
+    const std::vector<std::string> args = n.func.args();
+    const std::vector<std::string> pure = s.pure_vars();
+    if (!u.predicate().defined() || is_const_one(u.predicate()) || !writes_at_pure_point(s, n) || !long_member_chain(s, n) ||
+        std::find(pure.begin(), pure.end(), args[0]) == pure.end()) {
+        return false;
+    }
+    const int lanes = lanes_of(n);
+    const std::optional<SizeExpr> row = extent_of(n, 0);
+    if (lanes < 2 || !row) return false;
+    const int values = (int)n.func.outputs();
+    const int group_x = lanes * std::max(1, std::min(kVectorsPerReductionStep, std::max(1, vector_registers_ / 2) / values));
+    const std::vector<AccumulatorGroup> groups = accumulator_groups(GroupShape{lanes, group_x, 1, false}, *row, std::nullopt);
+    FuncRef wrap = w_.wrapper(root);
+    w_.compute_root(wrap);
+    std::vector<std::string> wargs;
+    for (const Var &v : wrap.func.args()) wargs.push_back(v.name());
+    const std::string tile_var = grouped_root_loops(g, wrap, stages_of(wrap.func.function())[0], wargs,
+                                                    stage_points(n, 1, 1 + (int64_t)g.members.size()), groups);
+    w_.compute_at(root, wrap, wargs[0] + "_group", false);
+    stages_per_group(root, n.stages, args, groups, false);
     narrow_root_ = NarrowRoot{*row, lanes, {}};
-    for (const std::string &m : g.members) member(g, m, root, tile_var, n.name, tail_of(g, m));
+    for (const std::string &m : g.members) member(g, m, wrap, tile_var, n.name, tail_of(g, m));
     narrow_root_.reset();
-    notes_.push_back("Func " + n.name + ": its predicated update lifted into " + acc.func.name() + ", computed per group of " +
-                     std::to_string(group_x / lanes) + " vectors of its rows, its accumulators on the stack (in registers).");
+    notes_.push_back("Func " + n.name + ": its predicated reduction computed per group of " + std::to_string(group_x / lanes) +
+                     " vectors of a wrapper computed at root, its accumulators on the stack (in registers).");
+    return true;
+}
+
+// An output computed by a tiled group (pure) reading such members (register_group_shape, groups
+// of one row) computes them at its own loop instead of a wrapper's: its dimension 0 in groups of
+// 4 vectors, each member per group, no copy. Round 22's lens blur: 5.0-5.9 ms per group of a
+// wrapper, 3.6-4.4 at the output's own groups (apps/results/cpu/register_accumulators_2026-12-08/).
+// The group's other members stay computed per tile of rows. Only for a plain tile: no columns,
+// transposed blocks, short rows, channels interleaved or unrolled, or members moved elsewhere.
+bool GroupApplier::grouped_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
+    if (!n.is_output || n.has_updates() || n.func.args().empty() || g.tile_x > 0 || g.transpose_blocks || g.short_dim0 ||
+        g.interleaved_dim >= 2 || !g.select_unrolled.empty() || g.members_per_point || g.members_per_step ||
+        !g.member_lane_rvars.empty() || !g.member_vector_dims.empty() || heavy_group_) {
+        return false;
+    }
+    std::vector<std::string> grouped;
+    std::optional<GroupShape> shape;
+    for (const std::string &m : g.members) {
+        const std::optional<GroupShape> s = register_group_shape(g, dag_.node(m), n);
+        if (!s || s->y > 1 || (shape && (s->x != shape->x || s->lanes != shape->lanes))) continue;
+        shape = s;
+        grouped.push_back(m);
+    }
+    const std::optional<SizeExpr> row = extent_of(n, 0);
+    if (grouped.empty() || !row || lanes_of(n) != shape->lanes) return false;
+    const std::vector<AccumulatorGroup> groups = accumulator_groups(*shape, *row, std::nullopt);
+    const std::string tile_var = grouped_root_loops(g, root, n.stages[0], n.func.args(), stage_points(n, 0, 1 + (int64_t)g.members.size()), groups);
+    const std::string group = n.func.args()[0] + "_group";
+    narrow_root_ = NarrowRoot{*row, shape->lanes, {}};
+    for (const std::string &m : g.members) {
+        if (std::find(grouped.begin(), grouped.end(), m) == grouped.end()) {
+            member(g, m, root, tile_var, n.name, tail_of(g, m));
+            continue;
+        }
+        FuncRef &mf = ref_(m);
+        w_.compute_at(mf, root, group, false);
+        stages_per_group(mf, dag_.node(m).stages, dag_.node(m).func.args(), groups, false);
+        notes_.push_back("Func " + m + ": its predicated reduction computed per group of " + std::to_string(shape->x / shape->lanes) +
+                         " vectors of " + n.name + "'s rows, its accumulators on the stack (in registers).");
+    }
+    narrow_root_.reset();
     return true;
 }
 
