@@ -1,6 +1,8 @@
-// A member's accumulators kept in registers: the member computed per group of a few vectors (and
-// rows) of a wrapper, a stack buffer of constant size (member() calls register_accumulators first;
-// schedule/GroupApplier.h).
+// Reductions whose accumulators would stay in memory kept in registers instead: computed per group
+// of a few vectors (and rows) of their reader's loop (a wrapper's, the output's own, or a lifted
+// output's), a stack buffer of constant size. member() calls register_accumulators first,
+// tiled_root grouped_root, update_root lifted_register_update and wrapped_register_root
+// (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
 
 #include "Halide.h"
@@ -11,7 +13,6 @@ namespace diet {
 
 using namespace Halide;
 using namespace Halide::Internal;
-
 
 // Two kinds of a member's reduction keep their accumulators in memory when the member is computed
 // per tile of its root, as the other members are (a heap buffer of the tile's size):
