@@ -1140,3 +1140,30 @@ TEST_CASE("an output updated over a predicated domain is lifted, its accumulator
         CHECK(allocations >= 2);
     }
 }
+
+// Red-team round 14's histogram equalization without a scatter: a 256-bin cumulative table over a
+// triangle (`r.where(r <= b)`) at root, a constant extent. Its groups' conditions hold when
+// scheduling: one group only (specialized on `true` twice, Halide refused the whole schedule).
+TEST_CASE("a predicated table of constant extent at root is computed per group of a wrapper", "[styles]") {
+    const std::string log = check_style(
+        [] {
+            Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 384, 384);
+            ImageParam in(UInt(8), 2, "tc_in");
+            Var x("x"), y("y"), b("b");
+            Func h("tc_h"), cdf("tc_cdf"), out("tc_out");
+            h(b) = cast<float>(b % 7) * 0.5f + 1.0f;
+            RDom r(0, 256, "r");
+            r.where(r <= b);
+            cdf(b) = 0.0f;
+            cdf(b) += h(r);
+            out(x, y) = cdf(cast<int>(in(x, y))) + cdf(255 - cast<int>(in(x, y)));
+            in.set_estimates({{0, W}, {0, H}});
+            out.set_estimates({{0, W}, {0, H}});
+            return Built{out, {in}, {W, H}, [](const std::vector<int> &s) { return Sizes{{s[0], s[1]}}; },
+                         [](const std::vector<int> &s) { return std::vector<int>{s[0], s[1]}; }};
+        },
+        {{1, 1}, {7, 3}, {512, 384}, {100, 9}});
+    INFO(log);
+    CHECK_THAT(log, !Catch::Contains("refused"));
+    CHECK(std::regex_search(log, std::regex("Func tc_cdf[$0-9]*: its predicated reduction computed per group of")));
+}

@@ -75,12 +75,25 @@ std::optional<GroupApplier::GroupShape> GroupApplier::register_group_shape(const
 // its rows hold a vector, one point (scalar) below.
 std::vector<GroupApplier::AccumulatorGroup> GroupApplier::accumulator_groups(const GroupShape &shape, const SizeExpr &row,
                                                                              const std::optional<SizeExpr> &rows) {
-    std::vector<AccumulatorGroup> groups;
+    std::vector<AccumulatorGroup> candidates, groups;
     std::vector<Condition> wide = {w_.at_least(row, shape.x)};
     if (shape.y > 1) wide.push_back(w_.at_least(*rows, shape.y));
-    groups.push_back({shape.x, shape.y, wide.size() == 1 ? wide[0] : w_.all_of(wide)});
-    if (shape.x > shape.lanes || shape.y > 1) groups.push_back({shape.lanes, 1, w_.at_least(row, shape.lanes)});
-    groups.push_back({1, 1, std::nullopt});
+    candidates.push_back({shape.x, shape.y, wide.size() == 1 ? wide[0] : w_.all_of(wide)});
+    if (shape.x > shape.lanes || shape.y > 1) candidates.push_back({shape.lanes, 1, w_.at_least(row, shape.lanes)});
+    candidates.push_back({1, 1, std::nullopt});
+    // Conditions known when scheduling (a constant row): the first that holds is the only group
+    // (Halide returns a specialization on `true` again for the next one, split twice), those that
+    // cannot hold are left out.
+    for (AccumulatorGroup &gr : candidates) {
+        const Expr known = gr.holds ? simplify(gr.holds->expr) : Expr();
+        if (known.defined() && is_const_zero(known)) continue;
+        if (known.defined() && is_const_one(known)) {
+            groups.push_back({gr.x, gr.y, std::nullopt});
+            break;
+        }
+        groups.push_back(gr);
+        if (!gr.holds) break;
+    }
     return groups;
 }
 
