@@ -963,9 +963,9 @@ Built lens_blur_disc_as(bool clipped) {
 // schedule/RegisterAccumulators.cpp: a member's update under an RDom predicate stores its
 // accumulators under an `if` at every step, which LLVM does not move out of the loop over a heap
 // buffer (2.3x slower in the lens blur's probes). Computed per group of 4 vectors of its output's
-// own rows (grouped_root), or, where the root has an update, of a wrapper, the member is a stack
-// buffer of constant size, kept in registers. Correct at rows narrower than a group, than a
-// vector, and of one point.
+// own rows (grouped_root), the member is a stack buffer of constant size, kept in registers.
+// Correct at rows narrower than a group, than a vector, and of one point; with the output
+// clipped by an update of its own, the sums become a root at root, correct too.
 TEST_CASE("a member reduced over a predicated domain keeps its accumulators in a constant stack buffer", "[styles]") {
     for (const char *target : {"x86-64-linux-avx-avx2-f16c-fma-sse41",
                                "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"}) {
@@ -978,8 +978,10 @@ TEST_CASE("a member reduced over a predicated domain keeps its accumulators in a
                                             &lowered, &source, Target(target));
         INFO(target << " clipped " << clipped << "\n" << log << "\n" << source);
         if (clipped) {
-            CHECK(std::regex_search(log, std::regex(R"(Func lb_acc[$0-9]*: its predicated reduction computed per group of 4 vectors of a wrapper)")));
-            CHECK(source.find(".in();") != std::string::npos);
+            // The sums then a root at root (update loops): correct, not grouped (per group of a
+            // wrapper at root was tried: 1.3-1.7x slower on two red-team pipelines).
+            CHECK_THAT(log, !Catch::Contains("refused"));
+            continue;
         } else {
             CHECK(std::regex_search(log, std::regex(R"(Func lb_acc[$0-9]*: its predicated reduction computed per group of 4 vectors of lb_out[$0-9]*'s rows)")));
             CHECK(source.find(".in();") == std::string::npos);
@@ -1142,9 +1144,10 @@ TEST_CASE("an output updated over a predicated domain is lifted, its accumulator
 }
 
 // Red-team round 14's histogram equalization without a scatter: a 256-bin cumulative table over a
-// triangle (`r.where(r <= b)`) at root, a constant extent. Its groups' conditions hold when
-// scheduling: one group only (specialized on `true` twice, Halide refused the whole schedule).
-TEST_CASE("a predicated table of constant extent at root is computed per group of a wrapper", "[styles]") {
+// triangle (`r.where(r <= b)`) at root, a constant extent. Computed per group of a wrapper at root
+// (a rule tried and dropped) its groups' conditions held when scheduling and Halide refused the
+// whole schedule (specialized on `true` twice); accumulator_groups now keeps the group that holds.
+TEST_CASE("a predicated table of constant extent at root is scheduled", "[styles]") {
     const std::string log = check_style(
         [] {
             Param<int> W = shape_var("W", 1, 512, 512), H = shape_var("H", 1, 384, 384);
@@ -1165,5 +1168,4 @@ TEST_CASE("a predicated table of constant extent at root is computed per group o
         {{1, 1}, {7, 3}, {512, 384}, {100, 9}});
     INFO(log);
     CHECK_THAT(log, !Catch::Contains("refused"));
-    CHECK(std::regex_search(log, std::regex("Func tc_cdf[$0-9]*: its predicated reduction computed per group of")));
 }

@@ -427,7 +427,6 @@ void GroupApplier::update_root(const GroupPlan &g, const FuncNode &n, FuncRef &r
     if (g.short_dim0 && g.dim1_vectors && g.members.empty() && !n.is_output && n.dims() >= 2) store_dim1_innermost(n, root);
     if (task_accumulators(g, n, root)) return;
     if (lifted_register_update(g, n, root)) return;
-    if (wrapped_register_root(g, n, root)) return;
     for (const StageNode &s : n.stages) {
         StageRef st = w_.stage(root, s.index, s);
         if (g.short_dim0 && g.members.empty() && n.dims() >= 2) short_dim0_stage(g, n, st, s);

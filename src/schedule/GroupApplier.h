@@ -183,7 +183,6 @@ private:
                           const std::vector<AccumulatorGroup> &groups, bool rows);
     std::string grouped_root_loops(const GroupPlan &g, FuncRef &f, const StageNode &pure_stage, const std::vector<std::string> &args,
                                    const std::optional<SizeExpr> &points, const std::vector<AccumulatorGroup> &groups);
-    bool wrapped_register_root(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     void unroll_short_window(StageRef &st, const StageNode &s, const FuncNode &n);
     void schedule_rule(const GroupPlan &g, const FuncNode &n, FuncRef &root);
     // Whether an update's window loops may run unrolled: every step updates the same point.

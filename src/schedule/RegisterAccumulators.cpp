@@ -1,7 +1,7 @@
 // Reductions whose accumulators would stay in memory kept in registers instead: computed per group
 // of a few vectors (and rows) of their reader's loop (a wrapper's, the output's own, or a lifted
 // output's), a stack buffer of constant size. member() calls register_accumulators first,
-// tiled_root grouped_root, update_root lifted_register_update and wrapped_register_root
+// tiled_root grouped_root and update_root lifted_register_update
 // (schedule/GroupApplier.h).
 #include "schedule/GroupApplier.h"
 
@@ -267,50 +267,15 @@ std::string GroupApplier::grouped_root_loops(const GroupPlan &g, FuncRef &f, con
         }
         order.insert(order.end(), outer.begin(), outer.end());
         w_.reorder(at, order);
-        if (!outer.empty()) tile_var = fused_parallel_unless_small(w_, at, outer, f.ident + "_rows_", points);
+        // One dimension: the groups themselves are the parallel tasks (a column mean's 1000
+        // columns ran on one core otherwise, 1.5x slower than before on AVX2).
+        if (outer.empty()) {
+            if (gr.x > 1) fused_parallel_unless_small(w_, at, {group}, f.ident + "_groups_", points);
+        } else {
+            tile_var = fused_parallel_unless_small(w_, at, outer, f.ident + "_rows_", points);
+        }
     }
     return tile_var;
-}
-
-// A root at root (no output) whose only update is such a predicated reduction keeps its
-// accumulators in its own heap buffer (update loops): it is computed per group of 4 vectors of a
-// wrapper `f.in()` computed at root instead, whose tiles of rows compute the group's members.
-// Round 22's lens blur with its output clipped by an update of its own made its Tuple of sums
-// such a root.
-bool GroupApplier::wrapped_register_root(const GroupPlan &g, const FuncNode &n, FuncRef &root) {
-    if (n.is_output || n.region_narrowed || n.stages.size() != 2 || n.func.args().empty() || g.tile_x > 0 || g.transpose_blocks ||
-        g.short_dim0 || g.dim1_vectors || g.row_lanes() || g.members_per_point || g.members_per_step ||
-        !g.member_lane_rvars.empty() || !g.member_vector_dims.empty()) {
-        return false;
-    }
-    const StageNode &s = n.stages[1];
-    const Definition &u = n.func.updates()[0];
-    const std::vector<std::string> args = n.func.args();
-    const std::vector<std::string> pure = s.pure_vars();
-    if (!u.predicate().defined() || is_const_one(u.predicate()) || !writes_at_pure_point(s, n) || !long_member_chain(s, n) ||
-        std::find(pure.begin(), pure.end(), args[0]) == pure.end()) {
-        return false;
-    }
-    const int lanes = lanes_of(n);
-    const std::optional<SizeExpr> row = extent_of(n, 0);
-    if (lanes < 2 || !row) return false;
-    const int values = (int)n.func.outputs();
-    const int group_x = lanes * std::max(1, std::min(kVectorsPerReductionStep, std::max(1, vector_registers_ / 2) / values));
-    const std::vector<AccumulatorGroup> groups = accumulator_groups(GroupShape{lanes, group_x, 1, false}, *row, std::nullopt);
-    FuncRef wrap = w_.wrapper(root);
-    w_.compute_root(wrap);
-    std::vector<std::string> wargs;
-    for (const Var &v : wrap.func.args()) wargs.push_back(v.name());
-    const std::string tile_var = grouped_root_loops(g, wrap, stages_of(wrap.func.function())[0], wargs,
-                                                    stage_points(n, 1, 1 + (int64_t)g.members.size()), groups);
-    w_.compute_at(root, wrap, wargs[0] + "_group", false);
-    stages_per_group(root, n.stages, args, groups, false);
-    narrow_root_ = NarrowRoot{*row, lanes, {}};
-    for (const std::string &m : g.members) member(g, m, wrap, tile_var, n.name, tail_of(g, m));
-    narrow_root_.reset();
-    notes_.push_back("Func " + n.name + ": its predicated reduction computed per group of " + std::to_string(group_x / lanes) +
-                     " vectors of a wrapper computed at root, its accumulators on the stack (in registers).");
-    return true;
 }
 
 // An output computed by a tiled group (pure) reading such members (register_group_shape, groups
