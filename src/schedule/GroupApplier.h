@@ -177,6 +177,8 @@ private:
         int x = 1, y = 1;
         std::optional<Condition> holds;  // none: the last (scalar) group
     };
+    int accumulator_registers() const { return std::max(1, vector_registers_ / 2); }  // half the vector registers hold sums
+    int row_group_width(int lanes, int values) const;
     std::optional<GroupShape> register_group_shape(const GroupPlan &g, const FuncNode &m, const FuncNode &root);
     std::vector<AccumulatorGroup> accumulator_groups(const GroupShape &shape, const SizeExpr &row, const std::optional<SizeExpr> &rows);
     void stages_per_group(FuncRef &f, const std::vector<StageNode> &stages, const std::vector<std::string> &args,

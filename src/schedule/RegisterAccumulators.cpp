@@ -114,17 +114,22 @@ std::optional<GroupApplier::GroupShape> GroupApplier::register_group_shape(const
     // Accumulators: half the vector registers (the rest hold the step's loads). Rows sharing the
     // loads: one vector by as many rows (at most kRowsInsidePlaneSteps); else kVectorsPerReductionStep
     // vectors of one row (the probes: 2 or 8 vectors no better than 4).
-    const int accumulators = std::max(1, vector_registers_ / 2);
     const int values = (int)m.func.outputs();
     GroupShape shape{lanes, lanes, 1, shared_rows};
     if (shared_rows) {
-        shape.y = std::min(kRowsInsidePlaneSteps, accumulators / values);
+        shape.y = std::min(kRowsInsidePlaneSteps, accumulator_registers() / values);
     } else {
-        shape.x = lanes * std::max(1, std::min(kVectorsPerReductionStep, accumulators / values));
+        shape.x = row_group_width(lanes, values);
     }
     if (g.tile_x > 0 && !g.tile_x_clamped) shape.x = std::min(shape.x, std::max(lanes, g.tile_x / lanes * lanes));
     if (g.tile_x_clamped && shape.x > g.tile_x) return std::nullopt;
     return shape;
+}
+
+// A group of one row: kVectorsPerReductionStep vectors, or as many as half the vector registers
+// hold for `values` sums each (the rest hold the step's loads).
+int GroupApplier::row_group_width(int lanes, int values) const {
+    return lanes * std::max(1, std::min(kVectorsPerReductionStep, accumulator_registers() / values));
 }
 
 // The groups, widest first: shape.x x shape.y where the root holds it, a vector of one row where
@@ -275,7 +280,7 @@ bool GroupApplier::lifted_register_update(const GroupPlan &g, const FuncNode &n,
     const int lanes = lanes_of(n);
     const std::optional<SizeExpr> row = extent_of(n, 0);
     if (lanes < 2 || !row) return false;
-    const int group_x = lanes * std::max(1, std::min(kVectorsPerReductionStep, vector_registers_ / 2));
+    const int group_x = row_group_width(lanes, 1);
 
     StageRef upd = w_.stage(root, 1, s);
     const FuncRef acc = w_.rfactor_all(upd, n.name + "_sum");
